@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Services } from '../services/index.js';
+import { TEAM_ROLES } from '../services/team-service.js';
+import { authOf, requireAdmin } from './auth.js';
+import { adminErrors, isoInstant } from './schemas.js';
+
+const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  access_level: z.enum(['admin', 'viewer']),
+  created_at: isoInstant,
+  last_used: isoInstant.nullable(),
+});
+
+const teamMemberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(TEAM_ROLES),
+  status: z.enum(['active', 'pending', 'disabled']),
+  last_login: isoInstant.nullable(),
+});
+
+const profileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  base_currency: z.string().describe('Lower-case ISO 4217 code that reports convert to by default'),
+  created_at: isoInstant,
+});
+
+const billingSchema = z.object({
+  plan: z.literal('self-hosted'),
+  status: z.literal('active'),
+  price: z.number().int().describe('What this installation costs per month, in cents: nothing'),
+  currency: z.string(),
+  usage: z.object({
+    data_sources: z.number().int(),
+    api_keys: z.number().int(),
+    team_members: z.number().int(),
+  }),
+});
+
+function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ result: z.object({ count: z.number().int(), list: z.array(item) }) });
+}
+
+export function accountRoutes(services: Services): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onRequest', requireAdmin);
+    const tags = ['Account'];
+
+    app.get(
+      '/account/api-keys',
+      {
+        schema: {
+          tags,
+          summary: 'API keys of the account (metadata only, never the key values)',
+          response: { 200: listOf(apiKeySchema), ...adminErrors },
+        },
+      },
+      async (request) => {
+        const list = await services.apiKeys.list(authOf(request).accountId);
+        return { result: { count: list.length, list } };
+      },
+    );
+
+    app.get(
+      '/account/team',
+      {
+        schema: {
+          tags,
+          summary: 'Team members of the account',
+          response: { 200: listOf(teamMemberSchema), ...adminErrors },
+        },
+      },
+      async (request) => {
+        const list = await services.team.list(authOf(request).accountId);
+        return { result: { count: list.length, list } };
+      },
+    );
+
+    app.get(
+      '/account/profile',
+      { schema: { tags, summary: 'The account itself', response: { 200: profileSchema, ...adminErrors } } },
+      (request) => services.accounts.profile(authOf(request).accountId),
+    );
+
+    app.get(
+      '/account/billing',
+      {
+        schema: {
+          tags,
+          summary: 'Plan and usage of this installation',
+          response: { 200: billingSchema, ...adminErrors },
+        },
+      },
+      (request) => services.accounts.billing(authOf(request).accountId),
+    );
+  };
+}

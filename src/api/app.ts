@@ -1,0 +1,73 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Services } from '../services/index.js';
+import { accountRoutes } from './account-routes.js';
+import { registerAuthentication } from './auth.js';
+import { dataSourceRoutes } from './data-sources-routes.js';
+import { registerErrorHandling } from './errors.js';
+import { healthRoutes } from './health-routes.js';
+import { settingsRoutes } from './settings-routes.js';
+
+export interface AppOptions {
+  bodyLimitBytes?: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** `/v1/x` and `/x` are the same resource: the prefix is dropped before routing. */
+function withoutVersionPrefix(url = '/'): string {
+  if (url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?')) return url.slice(3) || '/';
+  return url;
+}
+
+/** Builds the HTTP application; listening is the caller's business, so tests use `inject`. */
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    rewriteUrl: (request) => withoutVersionPrefix(request.url),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // A DELETE or GET sent with a JSON content type but no body is common; treat it as no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+
+  registerErrorHandling(app);
+  registerAuthentication(app, services.apiKeys);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'mrrlytics API',
+        version: '1.0.0',
+        description:
+          'Subscription-revenue analytics. Every route except /health needs `Authorization: Bearer <API key>`, ' +
+          'and every route is also served under the /v1 prefix.',
+      },
+      servers: [{ url: '/' }, { url: '/v1' }],
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(healthRoutes(services));
+  await app.register(accountRoutes(services));
+  await app.register(settingsRoutes(services));
+  await app.register(dataSourceRoutes(services));
+  return app;
+}

@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  type ServiceError,
+  UnauthorizedError,
+} from '../services/errors.js';
+
+const SERVICE_STATUS: [new (...args: never[]) => ServiceError, number][] = [
+  [InvalidInputError, 400],
+  [UnauthorizedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+];
+
+const CONTEXT_NAMES: Record<string, string> = {
+  body: 'body field',
+  querystring: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+/** Names the first bad input, e.g. `Invalid body field "email.recipients.0": Invalid email address`. */
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const context = CONTEXT_NAMES[error.validationContext ?? 'body'] ?? 'input';
+  const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const unknownKeys = (first.params as { keys?: string[] }).keys;
+  if (first.keyword === 'unrecognized_keys' && unknownKeys) {
+    const where = path ? ` in "${path}"` : '';
+    return `Unknown ${context}${unknownKeys.length > 1 ? 's' : ''}${where}: ${unknownKeys.join(', ')}`;
+  }
+  return path ? `Invalid ${context} "${path}": ${first.message}` : `Invalid ${context}: ${first.message}`;
+}
+
+function statusAndMessage(error: FastifyError): [number, string] {
+  if (error.validation) return [400, validationMessage(error)];
+  for (const [type, status] of SERVICE_STATUS) {
+    if (error instanceof type) return [status, error.message];
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return [413, 'Request body is too large'];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return [415, `Unsupported content type: send application/json`];
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return [400, 'Malformed JSON body'];
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400)
+    return [400, `Malformed JSON body: ${error.message}`];
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return [status, error.message];
+  return [500, 'Internal error'];
+}
+
+/** The one place where failures become HTTP responses: always `{error}`, never a stack trace. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const [status, message] = statusAndMessage(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(status).send({ error: message });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send({ error: `Route ${request.method} ${request.url} not found` });
+  });
+}

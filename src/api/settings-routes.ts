@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Services } from '../services/index.js';
+import { notificationSettingsPatchSchema, notificationSettingsSchema } from '../services/settings-service.js';
+import { authOf, requireAdmin } from './auth.js';
+import { adminErrors, errorSchema, isoInstant } from './schemas.js';
+
+const syncStatus = z.enum(['syncing', 'complete', 'error']).nullable();
+
+const processorSchema = z.object({
+  connected: z.boolean(),
+  account_id: z.string().nullable().describe('Account id at the billing system; null until connected'),
+  account_name: z.string().nullable(),
+  livemode: z.boolean(),
+  connected_at: isoInstant.nullable(),
+  last_sync: isoInstant.nullable(),
+  sync_status: syncStatus,
+  customers_imported: z.number().int(),
+  invoices_imported: z.number().int(),
+});
+
+const crmSchema = z.object({
+  connected: z.boolean(),
+  provider: z.string().nullable(),
+  connected_at: isoInstant.nullable(),
+  last_sync: isoInstant.nullable(),
+  sync_status: syncStatus,
+});
+
+export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onRequest', requireAdmin);
+    const tags = ['Settings'];
+
+    app.get(
+      '/settings/notifications',
+      {
+        schema: {
+          tags,
+          summary: 'Notification settings',
+          response: { 200: notificationSettingsSchema, ...adminErrors },
+        },
+      },
+      (request) => services.settings.notifications(authOf(request).accountId),
+    );
+
+    app.put(
+      '/settings/notifications',
+      {
+        schema: {
+          tags,
+          summary: 'Change some notification settings; the rest stay as they are',
+          body: notificationSettingsPatchSchema,
+          response: { 200: notificationSettingsSchema, 400: errorSchema, ...adminErrors },
+        },
+      },
+      (request) => services.settings.updateNotifications(authOf(request).accountId, request.body),
+    );
+
+    app.get(
+      '/settings/processor-a',
+      {
+        schema: {
+          tags,
+          summary: 'Connection to billing system processor-a',
+          response: { 200: processorSchema, ...adminErrors },
+        },
+      },
+      (request) => services.settings.processorA(authOf(request).accountId),
+    );
+
+    app.get(
+      '/settings/crm',
+      { schema: { tags, summary: 'CRM integration settings', response: { 200: crmSchema, ...adminErrors } } },
+      () => services.settings.crm(),
+    );
+  };
+}

@@ -1,0 +1,33 @@
+import type { StoreLocation } from './store/open-store.js';
+
+export interface Config {
+  store: StoreLocation;
+  host: string;
+  port: number;
+  bodyLimitBytes: number;
+  logLevel: string;
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** Where the store lives: PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR (default ./data). */
+export function storeLocation(env: NodeJS.ProcessEnv = process.env): StoreLocation {
+  return env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR || './data' };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    store: storeLocation(env),
+    host: env.HOST || '127.0.0.1',
+    port: positiveInteger(env, 'PORT', 3000),
+    bodyLimitBytes: positiveInteger(env, 'BODY_LIMIT_MB', 64) * 1024 * 1024,
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The failures a use case can report. They never speak HTTP: the API maps each class to a
+ * status in one place, and the CLI maps them to exit codes.
+ */
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+}
+
+/** Input that cannot be accepted; the message names the field or parameter. */
+export class InvalidInputError extends ServiceError {
+  override name = 'InvalidInputError';
+}
+
+export class UnauthorizedError extends ServiceError {
+  override name = 'UnauthorizedError';
+  constructor() {
+    super('Unauthorized');
+  }
+}
+
+export class ForbiddenError extends ServiceError {
+  override name = 'ForbiddenError';
+}
+
+export class NotFoundError extends ServiceError {
+  override name = 'NotFoundError';
+}
+
+export class ConflictError extends ServiceError {
+  override name = 'ConflictError';
+}
+
+/** The embedded store's data directory is held by another process. */
+export class StoreBusyError extends ServiceError {
+  override name = 'StoreBusyError';
+}

@@ -1,0 +1,99 @@
+import type { Queryable } from './db.js';
+
+export const DATA_SOURCE_TYPES = [
+  'processor-a',
+  'processor-b',
+  'processor-c',
+  'api',
+  'csv',
+  'spreadsheet',
+] as const;
+export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
+
+export interface DataSourceRow {
+  id: string;
+  account_id: string;
+  name: string;
+  type: DataSourceType;
+  created_at: string;
+}
+
+export interface ConnectionRow {
+  external_account_id: string | null;
+  external_account_name: string | null;
+  livemode: boolean | null;
+  connected_at: string | null;
+  sync_status: 'syncing' | 'complete' | 'error' | null;
+  last_sync_at: string | null;
+  customers_imported: number;
+  invoices_imported: number;
+}
+
+const COLUMNS = 'data_source_id as id, account_id, name, type, created_at';
+
+export function dataSourcesRepo(db: Queryable) {
+  return {
+    async insert(source: {
+      accountId: string;
+      dataSourceId: string;
+      name: string;
+      type: DataSourceType;
+    }): Promise<DataSourceRow> {
+      const [row] = await db.query<DataSourceRow>(
+        `insert into data_sources (account_id, data_source_id, name, type) values ($1, $2, $3, $4)
+         returning ${COLUMNS}`,
+        [source.accountId, source.dataSourceId, source.name, source.type],
+      );
+      return row!;
+    },
+
+    async list(accountId: string, type?: DataSourceType): Promise<DataSourceRow[]> {
+      return db.query<DataSourceRow>(
+        `select ${COLUMNS} from data_sources where account_id = $1 and ($2::text is null or type = $2)
+         order by created_at, data_source_id`,
+        [accountId, type ?? null],
+      );
+    },
+
+    async get(accountId: string, dataSourceId: string): Promise<DataSourceRow | undefined> {
+      const [row] = await db.query<DataSourceRow>(
+        `select ${COLUMNS} from data_sources where account_id = $1 and data_source_id = $2`,
+        [accountId, dataSourceId],
+      );
+      return row;
+    },
+
+    async update(
+      accountId: string,
+      dataSourceId: string,
+      changes: { name?: string; type?: DataSourceType },
+    ): Promise<DataSourceRow | undefined> {
+      const [row] = await db.query<DataSourceRow>(
+        `update data_sources set name = coalesce($3, name), type = coalesce($4, type), updated_at = now()
+         where account_id = $1 and data_source_id = $2 returning ${COLUMNS}`,
+        [accountId, dataSourceId, changes.name ?? null, changes.type ?? null],
+      );
+      return row;
+    },
+
+    async delete(accountId: string, dataSourceId: string): Promise<boolean> {
+      const rows = await db.query(
+        'delete from data_sources where account_id = $1 and data_source_id = $2 returning data_source_id',
+        [accountId, dataSourceId],
+      );
+      return rows.length > 0;
+    },
+
+    /** The most recently connected source of a type, with its connection and sync state. */
+    async connection(accountId: string, type: DataSourceType): Promise<ConnectionRow | undefined> {
+      const [row] = await db.query<ConnectionRow>(
+        `select external_account_id, external_account_name, livemode, connected_at, sync_status,
+                last_sync_at, customers_imported, invoices_imported
+         from data_sources where account_id = $1 and type = $2 and connected_at is not null
+         order by connected_at desc limit 1`,
+        [accountId, type],
+      );
+      return row;
+    },
+  };
+}

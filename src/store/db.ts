@@ -1,0 +1,36 @@
+/**
+ * The one database interface the rest of the store is written against. PGlite and a real
+ * PostgreSQL server both implement it, so every query and migration runs unchanged on both.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export type StoreKind = 'pglite' | 'postgres';
+
+export interface Db extends Queryable {
+  readonly kind: StoreKind;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const DATE = 1082;
+const TIMESTAMP = 1114;
+const TIMESTAMPTZ = 1184;
+
+/**
+ * Both drivers decode values through these, so rows look the same whichever store runs:
+ * money columns (bigint cents) become numbers (exact up to 2^53 cents), calendar days stay
+ * `YYYY-MM-DD` strings instead of local-midnight Dates, and instants become ISO 8601 strings.
+ */
+export const typeParsers: Record<number, (value: string) => unknown> = {
+  [INT8]: (value) => Number(value),
+  [DATE]: (value) => value,
+  [TIMESTAMP]: (value) => new Date(`${value}Z`).toISOString(),
+  [TIMESTAMPTZ]: (value) => new Date(value).toISOString(),
+};

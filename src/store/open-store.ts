@@ -1,0 +1,58 @@
+import { accountsRepo } from './accounts-repo.js';
+import { apiKeysRepo } from './api-keys-repo.js';
+import { dataSourcesRepo } from './data-sources-repo.js';
+import type { Db, Queryable, StoreKind } from './db.js';
+import { migrate } from './migrate.js';
+import { openPgliteDb } from './pglite-db.js';
+import { openPostgresDb } from './postgres-db.js';
+import { settingsRepo } from './settings-repo.js';
+import { teamRepo } from './team-repo.js';
+
+export function repos(db: Queryable) {
+  return {
+    accounts: accountsRepo(db),
+    apiKeys: apiKeysRepo(db),
+    team: teamRepo(db),
+    dataSources: dataSourcesRepo(db),
+    settings: settingsRepo(db),
+  };
+}
+
+export type Repos = ReturnType<typeof repos>;
+
+export interface Store extends Repos {
+  readonly kind: StoreKind;
+  /** Runs `fn` in one transaction: everything it writes lands together or not at all. */
+  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function storeOver(db: Db): Store {
+  return {
+    ...repos(db),
+    kind: db.kind,
+    transaction: (fn) => db.transaction((tx) => fn(repos(tx))),
+    async ping() {
+      await db.query('select 1');
+    },
+    close: () => db.close(),
+  };
+}
+
+export type StoreLocation = { databaseUrl: string } | { dataDir?: string };
+
+/** Opens PostgreSQL when a URL is given, else PGlite, and brings the schema up to date. */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  const db =
+    'databaseUrl' in location
+      ? await openPostgresDb(location.databaseUrl)
+      : await openPgliteDb(location.dataDir);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return storeOver(db);
+}

@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { acquireDataDirLock } from './data-dir-lock.js';
+import type { Db, Queryable, Row } from './db.js';
+import { typeParsers } from './db.js';
+
+function wrap(target: PGlite | Transaction): Queryable {
+  return {
+    async query<T = Row>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(sql, params as unknown[]);
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  };
+}
+
+/**
+ * Opens the embedded store. With a directory the data persists there (one process at a
+ * time, enforced by a lock file); without one it lives in memory, which tests use.
+ */
+export async function openPgliteDb(dataDir?: string): Promise<Db> {
+  let release = () => {};
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    release = acquireDataDirLock(dataDir);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dataDir ? `${dataDir}/pgdata` : undefined, { parsers: typeParsers });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const root = wrap(pglite);
+  return {
+    kind: 'pglite',
+    query: root.query,
+    exec: root.exec,
+    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    async close() {
+      await pglite.close();
+      release();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { type AppOptions, buildApp } from '../../src/api/app.js';
+import { fixedClock } from '../../src/services/clock.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import type { StoreKind } from '../../src/store/db.js';
+import { openTestStore } from './stores.js';
+
+export const TEST_NOW = '2026-11-23T12:00:00.000Z';
+
+export interface TestAccount {
+  id: string;
+  adminKey: string;
+  viewerKey: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  clock: ReturnType<typeof fixedClock>;
+  /** A fresh account with one admin and one viewer key. */
+  newAccount(name?: string): Promise<TestAccount>;
+  /** `inject` with the key as a Bearer token. */
+  call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(kind: StoreKind, options: AppOptions = {}): Promise<TestApp> {
+  const testStore = await openTestStore(kind);
+  const clock = fixedClock(TEST_NOW);
+  const services = createServices(testStore.store, clock);
+  const app = await buildApp(services, options);
+  return {
+    app,
+    services,
+    clock,
+    async newAccount(name = 'Test account') {
+      const { account, adminKey } = await services.accounts.create({ name });
+      const viewer = await services.apiKeys.create(account.id, { name: 'viewer', accessLevel: 'viewer' });
+      return { id: account.id, adminKey: adminKey.key, viewerKey: viewer.key };
+    },
+    call(key, injectOptions) {
+      const headers = { ...injectOptions.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
+      return app.inject({ ...injectOptions, headers });
+    },
+    async close() {
+      await app.close();
+      await testStore.dispose();
+    },
+  };
+}

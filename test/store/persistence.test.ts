@@ -1,0 +1,101 @@
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/services/clock.js';
+import { StoreBusyError } from '../../src/services/errors.js';
+import { createServices } from '../../src/services/index.js';
+import { openStore } from '../../src/store/open-store.js';
+import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+
+describe.each(STORE_KINDS)('store on %s', (kind) => {
+  it('keeps every record across a restart', async () => {
+    const location = await createTestLocation(kind);
+    try {
+      const first = await openStore(location.location);
+      const services = createServices(first, systemClock);
+      const { account, adminKey } = await services.accounts.create({
+        name: 'Persisted',
+        baseCurrency: 'EUR',
+      });
+      const source = await services.dataSources.create(account.id, { name: 'Books', type: 'csv' });
+      await services.team.add(account.id, { email: 'ana@example.com', name: 'Ana', role: 'admin' });
+      await services.settings.updateNotifications(account.id, { email: { frequency: 'daily' } });
+      await first.close();
+
+      const second = await openStore(location.location);
+      const reopened = createServices(second, systemClock);
+      try {
+        expect(await reopened.accounts.profile(account.id)).toEqual(account);
+        expect(account.base_currency).toBe('eur');
+        expect(await reopened.apiKeys.authenticate(adminKey.key)).toMatchObject({ accountId: account.id });
+        expect(await reopened.dataSources.list(account.id)).toEqual([source]);
+        expect((await reopened.team.list(account.id)).map((member) => member.email)).toEqual([
+          'ana@example.com',
+        ]);
+        expect((await reopened.settings.notifications(account.id)).email.frequency).toBe('daily');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await location.drop();
+    }
+  });
+
+  it('creates the default account on the first start only, even when two start together', async () => {
+    const location = await createTestLocation(kind);
+    const first = await openStore(location.location);
+    try {
+      const services = createServices(first, systemClock);
+      const results = await Promise.all([
+        services.accounts.bootstrapIfEmpty(),
+        services.accounts.bootstrapIfEmpty(),
+      ]);
+      const created = results.filter((result) => result !== undefined);
+      expect(created).toHaveLength(1);
+      expect(created[0]!.account).toMatchObject({ name: 'Default', base_currency: 'usd' });
+      expect(created[0]!.adminKey.access_level).toBe('admin');
+      expect(await services.accounts.bootstrapIfEmpty()).toBeUndefined();
+      expect(await services.accounts.list()).toHaveLength(1);
+    } finally {
+      await first.close();
+      await location.drop();
+    }
+  });
+});
+
+describe('PGlite data directory', () => {
+  const lockFile = (location: TestLocation) =>
+    `${(location.location as { dataDir: string }).dataDir}/mrrlytics.lock`;
+
+  it('cannot be opened twice by this process', async () => {
+    const location = await createTestLocation('pglite');
+    const store = await openStore(location.location);
+    try {
+      await expect(openStore(location.location)).rejects.toThrow(StoreBusyError);
+    } finally {
+      await store.close();
+    }
+    const reopened = await openStore(location.location);
+    await reopened.close();
+    await location.drop();
+  });
+
+  it('cannot be opened while another live process holds it', async () => {
+    const location = await createTestLocation('pglite');
+    writeFileSync(lockFile(location), String(process.ppid));
+    try {
+      await expect(openStore(location.location)).rejects.toThrow(/in use by process/);
+    } finally {
+      await location.drop();
+    }
+  });
+
+  it('is taken over from a process that has exited, or from an earlier life of our own pid', async () => {
+    for (const stale of ['999999999', String(process.pid)]) {
+      const location = await createTestLocation('pglite');
+      writeFileSync(lockFile(location), stale);
+      const store = await openStore(location.location);
+      await store.close();
+      await location.drop();
+    }
+  });
+});
