@@ -8,12 +8,12 @@ export interface Config {
   logLevel: string;
 }
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
 }
 
@@ -26,8 +26,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     store: storeLocation(env),
     host: env.HOST || '127.0.0.1',
-    port: positiveInteger(env, 'PORT', 3000),
-    bodyLimitBytes: positiveInteger(env, 'BODY_LIMIT_MB', 64) * 1024 * 1024,
+    // 0 picks a free port.
+    port: integer(env, 'PORT', 3000, 0),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_MB', 64, 1) * 1024 * 1024,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -22,20 +22,21 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 
-  await app.listen({ host: config.host, port: config.port });
+  const address = await app.listen({ host: config.host, port: config.port });
   // After listen: if the port is taken, no key is created that nobody saw.
   const created = await services.accounts.bootstrapIfEmpty();
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const url = address.replace('0.0.0.0', 'localhost');
   const storeName = 'databaseUrl' in config.store ? 'PostgreSQL' : `PGlite in ${config.store.dataDir}`;
-  console.log(`\nmrrlytics is running at ${url} (store: ${storeName})`);
-  if (created) {
-    console.log(
-      `\nFirst start: created the account "${created.account.name}" (${created.account.id}) and an admin API key.\n` +
-        'It is shown only this once, so keep it now:\n\n' +
-        `  ${created.adminKey.key}\n\n` +
-        `Try: curl -H "Authorization: Bearer ${created.adminKey.key}" ${url}/account/profile\n`,
-    );
-  }
+  const banner = `\nmrrlytics is running at ${url} (store: ${storeName})\n`;
+  // One write, so that whoever reads the console sees the URL and the key together.
+  console.log(
+    created
+      ? `${banner}\nFirst start: created the account "${created.account.name}" (${created.account.id}) and an admin API key.\n` +
+          'It is shown only this once, so keep it now:\n\n' +
+          `  ${created.adminKey.key}\n\n` +
+          `Try: curl -H "Authorization: Bearer ${created.adminKey.key}" ${url}/account/profile\n`
+      : banner,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -16,25 +16,26 @@ const SERVICE_STATUS: [new (...args: never[]) => ServiceError, number][] = [
   [ConflictError, 409],
 ];
 
-const CONTEXT_NAMES: Record<string, string> = {
-  body: 'body field',
-  querystring: 'query parameter',
-  params: 'path parameter',
-  headers: 'header',
+// How to name the part of the request, as a whole and by one of its fields.
+const CONTEXT_NAMES: Record<string, [whole: string, field: string]> = {
+  body: ['body', 'body field'],
+  querystring: ['query string', 'query parameter'],
+  params: ['path', 'path parameter'],
+  headers: ['headers', 'header'],
 };
 
 /** Names the first bad input, e.g. `Invalid body field "email.recipients.0": Invalid email address`. */
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0];
   if (!first) return error.message;
-  const context = CONTEXT_NAMES[error.validationContext ?? 'body'] ?? 'input';
+  const [whole, context] = CONTEXT_NAMES[error.validationContext ?? 'body'] ?? ['input', 'input'];
   const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const unknownKeys = (first.params as { keys?: string[] }).keys;
   if (first.keyword === 'unrecognized_keys' && unknownKeys) {
     const where = path ? ` in "${path}"` : '';
     return `Unknown ${context}${unknownKeys.length > 1 ? 's' : ''}${where}: ${unknownKeys.join(', ')}`;
   }
-  return path ? `Invalid ${context} "${path}": ${first.message}` : `Invalid ${context}: ${first.message}`;
+  return path ? `Invalid ${context} "${path}": ${first.message}` : `Invalid ${whole}: ${first.message}`;
 }
 
 function statusAndMessage(error: FastifyError): [number, string] {

@@ -46,10 +46,10 @@ export function createApiKeysService(store: Store, clock: Clock) {
     async authenticate(secret: string): Promise<AuthContext | undefined> {
       const row = await store.apiKeys.findByHash(hashSecret(secret));
       if (!row) return undefined;
-      const now = clock.now().getTime();
-      if (now - (lastTouched.get(row.key_id) ?? 0) >= TOUCH_INTERVAL_MS) {
-        lastTouched.set(row.key_id, now);
-        await store.apiKeys.touch(row.account_id, row.key_id);
+      const now = clock.now();
+      if (now.getTime() - (lastTouched.get(row.key_id) ?? 0) >= TOUCH_INTERVAL_MS) {
+        lastTouched.set(row.key_id, now.getTime());
+        await store.apiKeys.touch(row.account_id, row.key_id, now);
       }
       return { accountId: row.account_id, keyId: row.key_id, accessLevel: row.access_level };
     },

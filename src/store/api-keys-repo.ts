@@ -69,11 +69,11 @@ export function apiKeysRepo(db: Queryable) {
     },
 
     /** Records use, writing at most once a minute per key whatever the request rate. */
-    async touch(accountId: string, keyId: string): Promise<void> {
+    async touch(accountId: string, keyId: string, at: Date): Promise<void> {
       await db.query(
-        `update api_keys set last_used = now()
-         where account_id = $1 and key_id = $2 and (last_used is null or last_used < now() - interval '1 minute')`,
-        [accountId, keyId],
+        `update api_keys set last_used = $3
+         where account_id = $1 and key_id = $2 and (last_used is null or last_used <= $3::timestamptz - interval '1 minute')`,
+        [accountId, keyId, at.toISOString()],
       );
     },
   };

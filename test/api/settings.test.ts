@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_NOTIFICATIONS } from '../../src/services/settings-service.js';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+
+describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
+  let t: TestApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    account = await t.newAccount();
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string, key = account.adminKey) => t.call(key, { method: 'GET', url });
+  const put = (payload: unknown, key = account.adminKey) =>
+    t.call(key, { method: 'PUT', url: '/v1/settings/notifications', payload: payload as object });
+
+  it('starts from the documented defaults', async () => {
+    const response = await get('/settings/notifications');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      email: { enabled: false, recipients: [], frequency: 'weekly' },
+      chat: { enabled: false, channel: '', events: [] },
+      alerts: { churn_threshold: 0, mrr_drop_threshold: 0 },
+    });
+  });
+
+  it('deep-merges a partial body and returns the whole object', async () => {
+    const first = await put({ email: { enabled: true, recipients: ['cfo@example.com'] } });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      ...DEFAULT_NOTIFICATIONS,
+      email: { enabled: true, recipients: ['cfo@example.com'], frequency: 'weekly' },
+    });
+
+    const second = await put({
+      chat: { channel: '#revenue', events: ['churn', 'new_customer'] },
+      alerts: { churn_threshold: 50000 },
+    });
+    const expected = {
+      email: { enabled: true, recipients: ['cfo@example.com'], frequency: 'weekly' },
+      chat: { enabled: false, channel: '#revenue', events: ['churn', 'new_customer'] },
+      alerts: { churn_threshold: 50000, mrr_drop_threshold: 0 },
+    };
+    expect(second.json()).toEqual(expected);
+    expect((await get('/settings/notifications')).json()).toEqual(expected);
+
+    // Arrays are replaced as a whole.
+    const third = await put({ email: { recipients: ['ceo@example.com', 'cfo@example.com'] } });
+    expect(third.json().email.recipients).toEqual(['ceo@example.com', 'cfo@example.com']);
+    expect((await put({})).json()).toEqual(third.json());
+  });
+
+  it.each([
+    [
+      { email: { enabled: 'yes' } },
+      'Invalid body field "email.enabled": Invalid input: expected boolean, received string',
+    ],
+    [
+      { email: { recipients: ['ok@example.com', 'not-an-email'] } },
+      'Invalid body field "email.recipients.1": Invalid email address',
+    ],
+    [
+      { email: { recipients: 'a@example.com' } },
+      'Invalid body field "email.recipients": Invalid input: expected array, received string',
+    ],
+    [
+      { email: { frequency: 'hourly' } },
+      'Invalid body field "email.frequency": Invalid option: expected one of "daily"|"weekly"|"monthly"',
+    ],
+    [
+      { chat: { events: ['refund'] } },
+      'Invalid body field "chat.events.0": Invalid option: expected one of "new_customer"|"churn"|"expansion"|"contraction"|"reactivation"',
+    ],
+    [
+      { alerts: { mrr_drop_threshold: -1 } },
+      'Invalid body field "alerts.mrr_drop_threshold": Too small: expected number to be >=0',
+    ],
+    [
+      { alerts: { churn_threshold: '5' } },
+      'Invalid body field "alerts.churn_threshold": Invalid input: expected number, received string',
+    ],
+    [{ sms: { enabled: true } }, 'Unknown body field: sms'],
+    [{ email: { enabled: true, cc: [] } }, 'Unknown body field in "email": cc'],
+    [[], 'Invalid body: Invalid input: expected object, received array'],
+  ])('rejects %j with a 400 naming the field and changes nothing', async (body, message) => {
+    const before = (await get('/settings/notifications')).json();
+    const response = await put(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: message });
+    expect((await get('/settings/notifications')).json()).toEqual(before);
+  });
+
+  it('keeps each account its own settings', async () => {
+    const other = await t.newAccount('Other');
+    expect((await get('/settings/notifications', other.adminKey)).json()).toEqual(DEFAULT_NOTIFICATIONS);
+  });
+
+  it('reports processor-a as not connected until a connector connects it', async () => {
+    const response = await get('/settings/processor-a');
+    expect(response.json()).toEqual({
+      connected: false,
+      account_id: null,
+      account_name: null,
+      livemode: false,
+      connected_at: null,
+      last_sync: null,
+      sync_status: null,
+      customers_imported: 0,
+      invoices_imported: 0,
+    });
+  });
+
+  it('reports the CRM integration as not connected', async () => {
+    expect((await get('/settings/crm')).json()).toEqual({
+      connected: false,
+      provider: null,
+      connected_at: null,
+      last_sync: null,
+      sync_status: null,
+    });
+  });
+});
