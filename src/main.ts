@@ -19,8 +19,8 @@ async function main(): Promise<void> {
     await store.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 
   const address = await app.listen({ host: config.host, port: config.port });
   // After listen: if the port is taken, no key is created that nobody saw.

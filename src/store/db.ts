@@ -5,9 +5,9 @@
 export type Row = Record<string, unknown>;
 
 export interface Queryable {
-  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query: <T = Row>(sql: string, params?: readonly unknown[]) => Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
+  exec: (sql: string) => Promise<void>;
 }
 
 export type StoreKind = 'pglite' | 'postgres';

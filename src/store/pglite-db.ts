@@ -6,11 +6,11 @@ import { typeParsers } from './db.js';
 
 function wrap(target: PGlite | Transaction): Queryable {
   return {
-    async query<T = Row>(sql: string, params: readonly unknown[] = []) {
+    query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
       const result = await target.query<T>(sql, params as unknown[]);
       return result.rows;
     },
-    async exec(sql: string) {
+    exec: async (sql: string) => {
       await target.exec(sql);
     },
   };
@@ -36,8 +36,7 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
   const root = wrap(pglite);
   return {
     kind: 'pglite',
-    query: root.query,
-    exec: root.exec,
+    ...root,
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
     async close() {
       await pglite.close();

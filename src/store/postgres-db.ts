@@ -2,19 +2,21 @@ import pg from 'pg';
 import type { Db, Queryable, Row } from './db.js';
 import { typeParsers } from './db.js';
 
-const types = {
-  getTypeParser(oid: number, format?: string) {
-    return typeParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text');
-  },
+// pg's own parsers for every type we do not decode ourselves (typed `any` upstream).
+const builtInParser = pg.types.getTypeParser as (oid: number, format: 'text') => (value: string) => unknown;
+
+// Only the text format is used: pg never asks for binary unless a query requests it.
+const types: pg.CustomTypesConfig = {
+  getTypeParser: (oid: number) => typeParsers[oid] ?? builtInParser(oid, 'text'),
 };
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<T = Row>(sql: string, params: readonly unknown[] = []) {
+    query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
       const result = await client.query(sql, params as unknown[]);
       return result.rows as T[];
     },
-    async exec(sql: string) {
+    exec: async (sql: string) => {
       await client.query(sql);
     },
   };
@@ -22,15 +24,14 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
 
 /** Opens a pool on a real PostgreSQL server. Several processes may share one database. */
 export async function openPostgresDb(connectionString: string, maxConnections = 10): Promise<Db> {
-  const pool = new pg.Pool({ connectionString, max: maxConnections, types: types as pg.CustomTypesConfig });
+  const pool = new pg.Pool({ connectionString, max: maxConnections, types });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const root = wrap(pool);
   await root.query('select 1');
   return {
     kind: 'postgres',
-    query: root.query,
-    exec: root.exec,
+    ...root,
     async transaction(fn) {
       const client = await pool.connect();
       try {

@@ -59,12 +59,12 @@ describe.runIf(STORE_KINDS.includes('postgres'))('migrate from two processes at 
     const url = (location.location as { databaseUrl: string }).databaseUrl;
     const [first, second] = await Promise.all([openPostgresDb(url), openPostgresDb(url)]);
     try {
-      const results = await Promise.all([migrate(first!), migrate(second!)]);
+      const results = await Promise.all([migrate(first), migrate(second)]);
       expect(results.flat().sort((a, b) => a - b)).toEqual(ALL_VERSIONS);
-      expect(await appliedVersions(first!)).toEqual(ALL_VERSIONS);
+      expect(await appliedVersions(first)).toEqual(ALL_VERSIONS);
     } finally {
-      await first!.close();
-      await second!.close();
+      await first.close();
+      await second.close();
       await location.drop();
     }
   });
