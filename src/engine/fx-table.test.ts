@@ -81,6 +81,7 @@ describe('FxTable', () => {
       'Unknown currency "xyz": no exchange rates for it',
     );
     expect(() => table.convert(1, 'xyz', 'xyz', 0)).toThrow(UnknownCurrencyError);
+    expect(() => table.converter('usd', 'xyz')).toThrow(UnknownCurrencyError);
   });
 
   it('refuses to build from nothing, or with rates for EUR itself', () => {
@@ -130,6 +131,7 @@ describe('FxTable properties', () => {
           const direct = fx.convert(cents, a, c, day);
           const through = fx.convert(fx.convert(cents, a, b, day), b, c, day);
           expect(Math.abs(through - direct)).toBeLessThanOrEqual(1e-9 * Math.abs(direct));
+          expect(fx.converter(a, c)(cents, day)).toBe(direct);
         },
       ),
     );

@@ -32,6 +32,11 @@ function perEurOn(series: Series, day: number): number {
   return values[index < 0 ? 0 : index >= values.length ? values.length - 1 : index]!;
 }
 
+/** Into euros at the first currency's rate, then out at the second's, as the ECB quotes them. */
+function cross(amountCents: number, from: Series, to: Series, day: number): number {
+  return (amountCents / perEurOn(from, day)) * perEurOn(to, day);
+}
+
 interface Group {
   days: number[];
   values: number[];
@@ -136,7 +141,17 @@ export class FxTable {
   convert(amountCents: number, from: string, to: string, day: number): number {
     const fromSeries = this.lookup(from);
     const toSeries = this.lookup(to);
-    if (from === to) return amountCents;
-    return (amountCents / perEurOn(fromSeries, day)) * perEurOn(toSeries, day);
+    return from === to ? amountCents : cross(amountCents, fromSeries, toSeries, day);
+  }
+
+  /**
+   * `convert` with the currencies looked up once, for loops over many amounts of one pair:
+   * the returned function only indexes two arrays.
+   */
+  converter(from: string, to: string): (amountCents: number, day: number) => number {
+    const fromSeries = this.lookup(from);
+    const toSeries = this.lookup(to);
+    if (from === to) return (amountCents) => amountCents;
+    return (amountCents, day) => cross(amountCents, fromSeries, toSeries, day);
   }
 }
