@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { storeLocation } from '../config.js';
 import type { IssuedApiKey } from '../services/api-keys-service.js';
@@ -26,6 +27,9 @@ Team members
   member add --email <email> [--name <name>] [--role owner|admin|readonly] [--account <id>]
   member list [--account <id>]
   member delete --member <id> [--account <id>]
+Exchange rates (the ECB history ships with mrrlytics; a running server sees loads within a minute)
+  fx load <path-to-csv-or-zip>                       add or correct rates from an ECB rate file
+  fx status                                          currencies, days covered, rates loaded
 
 The store is the service's: DATABASE_URL, else PGlite under DATA_DIR (default ./data).`;
 
@@ -44,6 +48,31 @@ const OPTIONS = {
 type Options = {
   [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean;
 };
+
+/** Commands that take operands after their two words, with their usage; the others take none. */
+const OPERANDS: Record<string, { count: number; usage: string }> = {
+  'fx load': { count: 1, usage: 'fx load <path-to-csv-or-zip>' },
+};
+
+function parseCommand(positionals: string[]): { command: string; operands: string[] } {
+  const command = positionals.slice(0, 2).join(' ');
+  const operands = positionals.slice(2);
+  const expected = OPERANDS[command];
+  if (operands.length === (expected?.count ?? 0)) return { command, operands };
+  throw new InvalidInputError(
+    expected
+      ? `Usage: mrrlytics ${expected.usage}`
+      : `Unknown command "${positionals.join(' ')}"\n\n${USAGE}`,
+  );
+}
+
+function readInput(path: string): Uint8Array {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new InvalidInputError(`Cannot read "${path}": ${(error as Error).message}`);
+  }
+}
 
 function required(options: Options, name: keyof Options): string {
   const value = options[name];
@@ -67,7 +96,12 @@ function printKey(io: CliIo, key: IssuedApiKey): void {
   io.out(`  ${key.key}`);
 }
 
-async function execute(services: Services, command: string, options: Options, io: CliIo): Promise<void> {
+async function execute(
+  services: Services,
+  { command, operands }: { command: string; operands: string[] },
+  options: Options,
+  io: CliIo,
+): Promise<void> {
   switch (command) {
     case 'account create': {
       const created = await services.accounts.create({
@@ -121,6 +155,26 @@ async function execute(services: Services, command: string, options: Options, io
     case 'member delete':
       await services.team.delete(await accountId(services, options), required(options, 'member'));
       return io.out('Deleted');
+    case 'fx load': {
+      const loaded = await services.fx.load(readInput(operands[0]!));
+      return io.out(
+        `Loaded ${loaded.rates} rates (${loaded.written} new or changed) for ${loaded.currencies.length} ` +
+          `currencies over ${loaded.days} day${loaded.days === 1 ? '' : 's'}, ${loaded.firstDay} to ${loaded.lastDay}`,
+      );
+    }
+    case 'fx status': {
+      const status = await services.fx.status();
+      io.out(
+        `Rates from ${status.firstDay} to ${status.lastDay} for ${status.currencies.length} currencies:`,
+      );
+      io.out(`  ${status.currencies.join(' ')}`);
+      const { loaded } = status;
+      return io.out(
+        loaded.rates === 0
+          ? 'Loaded after install: none, the shipped ECB history only'
+          : `Loaded after install: ${loaded.rates} rates, ${loaded.firstDay} to ${loaded.lastDay}`,
+      );
+    }
     default:
       throw new InvalidInputError(`Unknown command "${command}"\n\n${USAGE}`);
   }
@@ -147,9 +201,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   try {
+    const command = parseCommand(parsed.positionals);
     const store = await openStore(storeLocation(io.env));
     try {
-      await execute(createServices(store, systemClock), parsed.positionals.join(' '), parsed.values, io);
+      await execute(createServices(store, systemClock), command, parsed.values, io);
     } finally {
       await store.close();
     }

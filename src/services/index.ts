@@ -3,6 +3,7 @@ import { createAccountsService } from './accounts-service.js';
 import { createApiKeysService } from './api-keys-service.js';
 import type { Clock } from './clock.js';
 import { createDataSourcesService } from './data-sources-service.js';
+import { createFxService } from './fx-service.js';
 import { createSettingsService } from './settings-service.js';
 import { createTeamService } from './team-service.js';
 
@@ -17,6 +18,7 @@ export function createServices(store: Store, clock: Clock) {
     team: createTeamService(store),
     dataSources: createDataSourcesService(store),
     settings: createSettingsService(store),
+    fx: createFxService(store, clock),
   };
 }
 

@@ -2,6 +2,7 @@ import { accountsRepo } from './accounts-repo.js';
 import { apiKeysRepo } from './api-keys-repo.js';
 import { dataSourcesRepo } from './data-sources-repo.js';
 import type { Db, Queryable, StoreKind } from './db.js';
+import { fxRatesRepo } from './fx-rates-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
 import { openPostgresDb } from './postgres-db.js';
@@ -15,6 +16,7 @@ export function repos(db: Queryable) {
     team: teamRepo(db),
     dataSources: dataSourcesRepo(db),
     settings: settingsRepo(db),
+    fxRates: fxRatesRepo(db),
   };
 }
 
