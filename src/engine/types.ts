@@ -1,0 +1,114 @@
+/**
+ * What the metrics engine reads and writes. Days are integer day numbers (engine/days.ts),
+ * money is cents, currencies are lower-case ISO 4217 codes. The services map stored rows into
+ * these shapes; the engine trusts them.
+ */
+
+export type BillingFreq = 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+export interface PlanInput {
+  id: string;
+  billingFreq: BillingFreq;
+  billingFreqCount: number;
+}
+
+export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+
+export interface LineInput {
+  type: 'subscription' | 'one_time';
+  subscriptionId: string | null;
+  planId: string | null;
+  /** Cents after discount, before tax. */
+  amount: number;
+  /** The service period `[periodStart, periodEnd)`; null on lines that cover no period. */
+  periodStart: number | null;
+  periodEnd: number | null;
+  prorated: boolean;
+}
+
+export interface InvoiceInput {
+  id: string;
+  status: InvoiceStatus;
+  currency: string;
+  date: number;
+  lines: readonly LineInput[];
+}
+
+export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'canceled' | 'ended';
+
+export interface ScheduledChangeInput {
+  day: number;
+  planId: string | null;
+  /** New recurring amount per billing period of the plan, in cents of the subscription's currency. */
+  amount: number;
+}
+
+/** A subscription record from a connector or `/data/subscriptions`: what the billing system says now. */
+export interface SubscriptionInput {
+  id: string;
+  planId: string | null;
+  status: SubscriptionStatus;
+  startedAt: number;
+  cancelRequestedAt: number | null;
+  /** A future day means scheduled churn on that day. */
+  cancelAt: number | null;
+  endedAt: number | null;
+  /** Recurring amount per billing period, for a subscription no invoice line describes. */
+  amount: number | null;
+  currency: string | null;
+  scheduledChanges: readonly ScheduledChangeInput[];
+}
+
+export interface CustomerHistory {
+  /** The currency the customer's MRR is kept in. */
+  currency: string;
+  invoices: readonly InvoiceInput[];
+  subscriptions: readonly SubscriptionInput[];
+  plans: ReadonlyMap<string, PlanInput>;
+}
+
+export interface CurrencyConverter {
+  /** `amountCents` of `from` in `to` on `day`, unrounded. */
+  convert(amountCents: number, from: string, to: string, day: number): number;
+}
+
+export type MovementKind = 'new' | 'expansion' | 'contraction' | 'churn' | 'reactivation';
+
+/** From `day` on, the customer's MRR is `mrr` whole cents of the customer's currency. */
+export interface MrrPoint {
+  day: number;
+  mrr: number;
+}
+
+export interface Movement {
+  day: number;
+  kind: MovementKind;
+  /** Signed cents of the customer's currency: negative for contraction and churn. */
+  amount: number;
+  /** Caused by a subscription record's plan for the future (a cancel_at or a scheduled change). */
+  scheduled: boolean;
+  /** For scheduled movements: the day the plan became known, when the record says. */
+  knownDay: number | null;
+}
+
+/** One piece of recurring revenue: a subscription (or plan) at one monthly value over `[start, end)`. */
+export interface Segment {
+  key: string;
+  subscriptionId: string | null;
+  planId: string | null;
+  start: number;
+  /** `OPEN_END` when nothing ends it. */
+  end: number;
+  /** Exact monthly value in cents of the customer's currency, not yet rounded. */
+  monthly: number;
+}
+
+export interface CustomerTimeline {
+  currency: string;
+  points: MrrPoint[];
+  movements: Movement[];
+  segments: Segment[];
+}
+
+/** A day after every real day: the end of a segment that nothing ends. */
+export const OPEN_END = 2_932_897;
