@@ -1,0 +1,236 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { customerTimeline } from '../customer-timeline.js';
+import { dayNumber as d } from '../days.js';
+import { FxTable } from '../fx-table.js';
+import { buildSnapshot } from '../snapshot.js';
+import type { Movement, MovementKind } from '../types.js';
+import { mrrReport, type MrrQuery } from './mrr.js';
+
+// EUR -> USD: 1.10 in January, 1.15 in February, 1.20 from March.
+const fx = FxTable.build([
+  { day: '2024-01-01', currency: 'usd', perEur: 1.1 },
+  { day: '2024-02-01', currency: 'usd', perEur: 1.15 },
+  { day: '2024-03-01', currency: 'usd', perEur: 1.2 },
+]);
+const move = (day: string, kind: MovementKind, amount: number): Movement => ({
+  day: d(day),
+  kind,
+  amount,
+  scheduled: false,
+  knownDay: null,
+});
+// A pays in USD: 10000 from Jan 10, +5000 on Feb 15. B pays in EUR: 10000 from Jan 20, churns Mar 5.
+const snapshot = buildSnapshot([
+  {
+    id: 'A',
+    currency: 'usd',
+    movements: [move('2024-01-10', 'new', 10000), move('2024-02-15', 'expansion', 5000)],
+  },
+  {
+    id: 'B',
+    currency: 'eur',
+    movements: [move('2024-01-20', 'new', 10000), move('2024-03-05', 'churn', -10000)],
+  },
+]);
+const query: MrrQuery = {
+  from: d('2024-01-01'),
+  to: d('2024-03-31'),
+  interval: 'month',
+  baseCurrency: 'usd',
+  fixFx: false,
+  customers: null,
+};
+const pick = (rows: ReturnType<typeof mrrReport>, ...fields: (keyof (typeof rows)[number])[]) =>
+  rows.map((row) => Object.fromEntries(fields.map((field) => [field, row[field]])));
+
+describe('mrrReport', () => {
+  it('reports a EUR customer in USD with the rates of each day, the revaluation as fx_adjustment', () => {
+    const rows = mrrReport(snapshot, query, fx);
+    // Jan: new = A 10000 + B 10000 x 1.10 = 21000; total on Jan 31 = 10000 + 11000 = 21000.
+    // Feb: expansion 5000; total on Feb 29 = 15000 + 10000 x 1.15 = 26500; diff 5500, so fx = 500.
+    // Mar: churn = -10000 x 1.20 (Mar 5) = -12000; total 15000; diff -11500, so fx = 500 (11500 -> 12000 before the churn).
+    expect(
+      pick(rows, 'date', 'end_date', 'new', 'expansion', 'churn', 'fx_adjustment', 'mrr_diff', 'total_mrr'),
+    ).toEqual([
+      {
+        date: '2024-01-01',
+        end_date: '2024-01-31',
+        new: 21000,
+        expansion: 0,
+        churn: 0,
+        fx_adjustment: 0,
+        mrr_diff: 21000,
+        total_mrr: 21000,
+      },
+      {
+        date: '2024-02-01',
+        end_date: '2024-02-29',
+        new: 0,
+        expansion: 5000,
+        churn: 0,
+        fx_adjustment: 500,
+        mrr_diff: 5500,
+        total_mrr: 26500,
+      },
+      {
+        date: '2024-03-01',
+        end_date: '2024-03-31',
+        new: 0,
+        expansion: 0,
+        churn: -12000,
+        fx_adjustment: 500,
+        mrr_diff: -11500,
+        total_mrr: 15000,
+      },
+    ]);
+    // Subscribers 2, 2, 1; ARPA = total / subscribers; ASP = new / new customers; quick ratio null without losses.
+    expect(
+      pick(
+        rows,
+        'total_customers',
+        'customers_diff',
+        'new_customers',
+        'churn_customers',
+        'arpa',
+        'asp',
+        'quick_ratio',
+        'total_arr',
+      ),
+    ).toEqual([
+      {
+        total_customers: 2,
+        customers_diff: 2,
+        new_customers: 2,
+        churn_customers: 0,
+        arpa: 10500,
+        asp: 10500,
+        quick_ratio: null,
+        total_arr: 252000,
+      },
+      {
+        total_customers: 2,
+        customers_diff: 0,
+        new_customers: 0,
+        churn_customers: 0,
+        arpa: 13250,
+        asp: null,
+        quick_ratio: null,
+        total_arr: 318000,
+      },
+      {
+        total_customers: 1,
+        customers_diff: -1,
+        new_customers: 0,
+        churn_customers: 1,
+        arpa: 15000,
+        asp: null,
+        quick_ratio: 0,
+        total_arr: 180000,
+      },
+    ]);
+  });
+
+  it('with fix_fx converts everything at the rate of the last day, so fx_adjustment is 0', () => {
+    const rows = mrrReport(snapshot, { ...query, fixFx: true }, fx);
+    // All at 1.20: Jan new = 10000 + 12000 = 22000; Feb +5000 -> 27000; Mar churn -12000 -> 15000.
+    expect(pick(rows, 'new', 'expansion', 'churn', 'fx_adjustment', 'total_mrr')).toEqual([
+      { new: 22000, expansion: 0, churn: 0, fx_adjustment: 0, total_mrr: 22000 },
+      { new: 0, expansion: 5000, churn: 0, fx_adjustment: 0, total_mrr: 27000 },
+      { new: 0, expansion: 0, churn: -12000, fx_adjustment: 0, total_mrr: 15000 },
+    ]);
+  });
+
+  it('counts only the customers of the filter, and MRR from before the range as the opening', () => {
+    const rows = mrrReport(snapshot, { ...query, from: d('2024-02-01'), customers: Uint8Array.of(0, 1) }, fx);
+    // B alone: opening 10000 x 1.10 (Jan 31) = 11000; Feb total 11500 (fx 500); Mar churn -12000 (fx 500).
+    expect(pick(rows, 'new', 'churn', 'fx_adjustment', 'mrr_diff', 'total_mrr', 'total_customers')).toEqual([
+      { new: 0, churn: 0, fx_adjustment: 500, mrr_diff: 500, total_mrr: 11500, total_customers: 1 },
+      { new: 0, churn: -12000, fx_adjustment: 500, mrr_diff: -11500, total_mrr: 0, total_customers: 0 },
+    ]);
+  });
+});
+
+describe('mrrReport properties', () => {
+  const customerArb = fc.record({
+    currency: fc.constantFrom('usd', 'eur'),
+    lines: fc.array(
+      fc.record({
+        start: fc.integer({ min: 0, max: 120 }),
+        length: fc.integer({ min: 5, max: 60 }),
+        amount: fc.integer({ min: 1, max: 99_999 }),
+      }),
+      { maxLength: 5 },
+    ),
+  });
+
+  it('holds the bridge in the base currency and sums customer MRR to the total', () => {
+    fc.assert(
+      fc.property(
+        fc.array(customerArb, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<'day' | 'week' | 'month'>,
+        (customers, fixFx, interval) => {
+          const base = d('2024-01-01');
+          const timelines = customers.map((customer, index) => {
+            const timeline = customerTimeline(
+              {
+                currency: customer.currency,
+                plans: new Map(),
+                subscriptions: [],
+                invoices: customer.lines.map((line, n) => ({
+                  id: `${index}-${n}`,
+                  status: 'paid' as const,
+                  currency: customer.currency,
+                  date: base + line.start,
+                  lines: [
+                    {
+                      type: 'subscription' as const,
+                      subscriptionId: null,
+                      planId: null,
+                      amount: line.amount,
+                      periodStart: base + line.start,
+                      periodEnd: base + line.start + line.length,
+                      prorated: false,
+                    },
+                  ],
+                })),
+              },
+              { fx },
+            );
+            return {
+              id: String(index),
+              currency: customer.currency,
+              movements: timeline.movements,
+              points: timeline.points,
+            };
+          });
+          const rows = mrrReport(
+            buildSnapshot(timelines),
+            { ...query, interval, fixFx, from: base + 10, to: base + 150 },
+            fx,
+          );
+          let previous: number | undefined;
+          for (const row of rows) {
+            const net = row.new + row.expansion + row.contraction + row.churn + row.reactivation;
+            expect(row.net_mrr_diff).toBe(net);
+            expect(row.mrr_diff).toBe(net + row.fx_adjustment);
+            if (fixFx) expect(row.fx_adjustment).toBe(0);
+            if (previous !== undefined) expect(row.total_mrr).toBe(previous + row.mrr_diff);
+            previous = row.total_mrr;
+          }
+          // Sum of each customer's MRR on the last day, converted, equals the report's total.
+          const last = rows[rows.length - 1]!;
+          const day = d(last.end_date);
+          const rateDay = fixFx ? base + 150 : day;
+          const sum = timelines.reduce((total, customer) => {
+            const point = [...customer.points].reverse().find((p) => p.day <= day);
+            return total + fx.convert(point?.mrr ?? 0, customer.currency, 'usd', rateDay);
+          }, 0);
+          expect(Math.abs(last.total_mrr - sum)).toBeLessThanOrEqual(0.5);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,148 @@
+import { allocate } from '../allocate.js';
+import { dayString } from '../days.js';
+import type { FxTable } from '../fx-table.js';
+import { type Interval, periodsBetween } from '../periods.js';
+import { roundCents } from '../rounding.js';
+import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+
+export interface MrrQuery {
+  from: number;
+  to: number;
+  interval: Interval;
+  baseCurrency: string;
+  /** Convert everything at the rate of `to` instead of each amount's own day. */
+  fixFx: boolean;
+  /** Customers to count (1) or leave out (0), by snapshot index; null counts everyone. */
+  customers: Uint8Array | null;
+}
+
+export interface MrrRow {
+  date: string;
+  end_date: string;
+  new: number;
+  expansion: number;
+  contraction: number;
+  churn: number;
+  reactivation: number;
+  mrr_diff: number;
+  net_mrr_diff: number;
+  fx_adjustment: number;
+  customers_diff: number;
+  new_customers: number;
+  expansion_customers: number;
+  contraction_customers: number;
+  churn_customers: number;
+  reactivation_customers: number;
+  total_mrr: number;
+  total_arr: number;
+  total_customers: number;
+  arpa: number | null;
+  asp: number | null;
+  quick_ratio: number | null;
+}
+
+const KIND_COUNT = MOVEMENT_KINDS.length;
+const [NEW, EXPANSION, CONTRACTION, CHURN, REACTIVATION] = [0, 1, 2, 3, 4] as const;
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator === 0 ? null : numerator / denominator;
+}
+
+/**
+ * MRR per period with its movements, in the base currency (DESIGN 4.3 to 4.5). For every
+ * period, total_mrr = previous total_mrr + the five movements + fx_adjustment, exactly, in
+ * whole cents: movements convert at the rate of their own day, totals at the rate of the
+ * period's last day, and fx_adjustment is what the rates moving added. With fixFx every
+ * amount converts at one rate, so fx_adjustment is 0 and the rounded movements are allocated
+ * to add up to the change of the rounded totals.
+ */
+export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): MrrRow[] {
+  const { customers, fixFx, baseCurrency } = query;
+  const currencyCount = snapshot.currencies.length;
+  const rateOf = snapshot.currencies.map((currency) => fx.converter(currency, baseCurrency));
+  const fixedRate = snapshot.currencies.map((currency) => fx.rate(currency, baseCurrency, query.to));
+  const toBase = (currency: number, amount: number, day: number) =>
+    fixFx ? amount * fixedRate[currency]! : rateOf[currency]!(amount, day);
+
+  // Running state while walking the movements in day order.
+  const mrrByCurrency = new Float64Array(currencyCount);
+  let subscribers = 0;
+  const totalOn = (day: number) => {
+    let total = 0;
+    for (let c = 0; c < currencyCount; c++)
+      if (mrrByCurrency[c] !== 0) total += toBase(c, mrrByCurrency[c]!, day);
+    return roundCents(total);
+  };
+  const apply = (i: number) => {
+    mrrByCurrency[snapshot.customerCurrency[snapshot.movementCustomer[i]!]!]! += snapshot.movementAmount[i]!;
+    const kind = snapshot.movementKind[i]!;
+    if (kind === NEW || kind === REACTIVATION) subscribers += 1;
+    else if (kind === CHURN) subscribers -= 1;
+  };
+  const counted = (i: number) => customers === null || customers[snapshot.movementCustomer[i]!] === 1;
+
+  let i = 0;
+  const count = snapshot.movementCount;
+  for (; i < count && snapshot.movementDay[i]! < query.from; i++) if (counted(i)) apply(i);
+
+  const periods = periodsBetween(query.from, query.to, query.interval);
+  // The period a customer was last counted in, per kind: customer counts are of distinct customers.
+  const lastCounted = new Int32Array(snapshot.customerIds.length * KIND_COUNT).fill(-1);
+  let previousTotal = totalOn(query.from - 1);
+  let previousSubscribers = subscribers;
+
+  return periods.map((period, index) => {
+    const amounts = new Float64Array(KIND_COUNT);
+    const customerCounts = new Int32Array(KIND_COUNT);
+    for (; i < count && snapshot.movementDay[i]! <= period.end; i++) {
+      if (!counted(i)) continue;
+      const customer = snapshot.movementCustomer[i]!;
+      const kind = snapshot.movementKind[i]!;
+      amounts[kind]! += toBase(
+        snapshot.customerCurrency[customer]!,
+        snapshot.movementAmount[i]!,
+        snapshot.movementDay[i]!,
+      );
+      if (lastCounted[customer * KIND_COUNT + kind] !== index) {
+        lastCounted[customer * KIND_COUNT + kind] = index;
+        customerCounts[kind]! += 1;
+      }
+      apply(i);
+    }
+
+    const total = totalOn(period.end);
+    const mrrDiff = total - previousTotal;
+    const kinds = fixFx ? allocate([...amounts], mrrDiff) : [...amounts].map(roundCents);
+    const net = kinds.reduce((sum, amount) => sum + amount, 0);
+    const row: MrrRow = {
+      date: dayString(period.start),
+      end_date: dayString(period.end),
+      new: kinds[NEW]!,
+      expansion: kinds[EXPANSION]!,
+      contraction: kinds[CONTRACTION]!,
+      churn: kinds[CHURN]!,
+      reactivation: kinds[REACTIVATION]!,
+      mrr_diff: mrrDiff,
+      net_mrr_diff: net,
+      fx_adjustment: mrrDiff - net,
+      customers_diff: subscribers - previousSubscribers,
+      new_customers: customerCounts[NEW]!,
+      expansion_customers: customerCounts[EXPANSION]!,
+      contraction_customers: customerCounts[CONTRACTION]!,
+      churn_customers: customerCounts[CHURN]!,
+      reactivation_customers: customerCounts[REACTIVATION]!,
+      total_mrr: total,
+      total_arr: total * 12,
+      total_customers: subscribers,
+      arpa: subscribers === 0 ? null : roundCents(total / subscribers),
+      asp: customerCounts[NEW] === 0 ? null : roundCents(kinds[NEW]! / customerCounts[NEW]!),
+      quick_ratio: ratio(
+        kinds[NEW]! + kinds[EXPANSION]! + kinds[REACTIVATION]!,
+        Math.abs(kinds[CONTRACTION]! + kinds[CHURN]!),
+      ),
+    };
+    previousTotal = total;
+    previousSubscribers = subscribers;
+    return row;
+  });
+}

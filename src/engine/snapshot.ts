@@ -1,0 +1,75 @@
+import type { Movement, MovementKind } from './types.js';
+
+export const MOVEMENT_KINDS: readonly MovementKind[] = [
+  'new',
+  'expansion',
+  'contraction',
+  'churn',
+  'reactivation',
+];
+
+/** What the snapshot needs of one customer: its currency and its movements. */
+export interface SnapshotCustomerInput {
+  id: string;
+  currency: string;
+  movements: readonly Movement[];
+}
+
+/**
+ * An account's derived data laid out for scans (DESIGN 2): customers by index, and every
+ * movement of every customer in day order as parallel typed arrays. Reports are pure
+ * functions over it.
+ */
+export interface Snapshot {
+  customerIds: readonly string[];
+  /** Dictionary of the customers' currencies, and each customer's index into it. */
+  currencies: readonly string[];
+  customerCurrency: Uint16Array;
+  movementCount: number;
+  movementCustomer: Int32Array;
+  movementDay: Int32Array;
+  /** Index into MOVEMENT_KINDS. */
+  movementKind: Uint8Array;
+  /** Signed cents of the customer's currency. */
+  movementAmount: Float64Array;
+  movementScheduled: Uint8Array;
+}
+
+export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snapshot {
+  const currencies: string[] = [];
+  const currencyIndex = new Map<string, number>();
+  const customerCurrency = new Uint16Array(customers.length);
+  const flat: { customer: number; movement: Movement }[] = [];
+  customers.forEach((customer, index) => {
+    let code = currencyIndex.get(customer.currency);
+    if (code === undefined) {
+      code = currencies.length;
+      currencies.push(customer.currency);
+      currencyIndex.set(customer.currency, code);
+    }
+    customerCurrency[index] = code;
+    for (const movement of customer.movements) flat.push({ customer: index, movement });
+  });
+  flat.sort((a, b) => a.movement.day - b.movement.day || a.customer - b.customer);
+
+  const count = flat.length;
+  const snapshot: Snapshot = {
+    customerIds: customers.map((customer) => customer.id),
+    currencies,
+    customerCurrency,
+    movementCount: count,
+    movementCustomer: new Int32Array(count),
+    movementDay: new Int32Array(count),
+    movementKind: new Uint8Array(count),
+    movementAmount: new Float64Array(count),
+    movementScheduled: new Uint8Array(count),
+  };
+  flat.forEach(({ customer, movement }, i) => {
+    snapshot.movementCustomer[i] = customer;
+    snapshot.movementDay[i] = movement.day;
+    snapshot.movementKind[i] = MOVEMENT_KINDS.indexOf(movement.kind);
+    snapshot.movementAmount[i] = movement.amount;
+    snapshot.movementScheduled[i] = movement.scheduled ? 1 : 0;
+  });
+  return snapshot;
+}
