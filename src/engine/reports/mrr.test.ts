@@ -169,7 +169,7 @@ describe('mrrReport properties', () => {
       fc.property(
         fc.array(customerArb, { minLength: 1, maxLength: 6 }),
         fc.boolean(),
-        fc.constantFrom('day', 'week', 'month') as fc.Arbitrary<'day' | 'week' | 'month'>,
+        fc.constantFrom<'day' | 'week' | 'month'>('day', 'week', 'month'),
         (customers, fixFx, interval) => {
           const base = d('2024-01-01');
           const timelines = customers.map((customer, index) => {
