@@ -83,7 +83,7 @@ const historyArb = fc
       cancelRequestedAt: null,
       cancelAt: record.cancelAt === null ? null : START + record.cancelAt,
       endedAt: record.endedAt === null ? null : START + record.endedAt,
-      amount: record.amount,
+      mrr: record.amount,
       currency: null,
       scheduledChanges:
         record.changeAt === null ? [] : [{ day: START + record.changeAt, planId: 'year-1', amount: 60_000 }],

@@ -56,7 +56,7 @@ function record(extra: Partial<SubscriptionInput>): SubscriptionInput {
     cancelRequestedAt: null,
     cancelAt: null,
     endedAt: null,
-    amount: null,
+    mrr: null,
     currency: null,
     scheduledChanges: [],
     ...extra,
@@ -284,11 +284,11 @@ describe('customerTimeline: subscription records (DESIGN 4.2, 4.6)', () => {
     ]);
   });
 
-  it('a record without invoice lines counts its own amount', () => {
-    // 120000 a year on the annual plan / 12 = 10000 a month, from Jun 1 until the scheduled end.
+  it('a record without invoice lines counts its own MRR', () => {
+    // 10000 a month from Jun 1 until the scheduled end.
     const result = timeline(
       [],
-      [record({ planId: 'annual', amount: 120000, startedAt: d('2024-06-01'), cancelAt: d('2025-06-01') })],
+      [record({ planId: 'annual', mrr: 10000, startedAt: d('2024-06-01'), cancelAt: d('2025-06-01') })],
     );
     expect(result.points).toEqual([
       ['2024-06-01', 10000],

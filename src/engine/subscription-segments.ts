@@ -112,13 +112,16 @@ function governedSegments(
     .filter((segment) => segment.start < end)
     .map((segment) => ({ ...segment, end: Math.min(segment.end, end) }))
     .sort((a, b) => a.start - b.start);
-  if (pieces.length === 0 && record.amount !== null && record.startedAt < end) {
-    const monthly = fromAmount(record.amount, record.planId, record.startedAt);
-    if (monthly !== undefined) {
-      pieces = [
-        { key, subscriptionId: record.id, planId: record.planId, start: record.startedAt, end, monthly },
-      ];
-    }
+  if (pieces.length === 0 && record.mrr !== null && record.startedAt < end) {
+    const monthly = fx.convert(
+      record.mrr,
+      record.currency ?? history.currency,
+      history.currency,
+      record.startedAt,
+    );
+    pieces = [
+      { key, subscriptionId: record.id, planId: record.planId, start: record.startedAt, end, monthly },
+    ];
   }
   const result: Segment[] = [];
   let reach = Number.POSITIVE_INFINITY;

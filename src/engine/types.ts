@@ -53,8 +53,8 @@ export interface SubscriptionInput {
   /** A future day means scheduled churn on that day. */
   cancelAt: number | null;
   endedAt: number | null;
-  /** Recurring amount per billing period, for a subscription no invoice line describes. */
-  amount: number | null;
+  /** Monthly value in cents of `currency`, for a subscription no invoice line describes. */
+  mrr: number | null;
   currency: string | null;
   scheduledChanges: readonly ScheduledChangeInput[];
 }
