@@ -1,0 +1,185 @@
+import type { Filter, FilterDimension } from '../engine/customer-filter.js';
+import { dayNumber } from '../engine/days.js';
+import type { Interval } from '../engine/periods.js';
+import { REGIONS } from '../engine/regions.js';
+import { InvalidInputError } from './errors.js';
+
+export const INTERVALS: readonly Interval[] = ['day', 'week', 'month', 'quarter', 'year'];
+export const BILLING_FREQS = ['day', 'week', 'month', 'quarter', 'year'] as const;
+
+/** The one parsed form of a report request: reports read this and nothing else. */
+export interface ReportQuery {
+  today: number;
+  /** First and last day of the range, inclusive. */
+  from: number;
+  to: number;
+  interval: Interval;
+  baseCurrency: string;
+  fixFx: boolean;
+  filters: Filter[];
+}
+
+/** What building a query needs to know beyond the request itself. */
+export interface ReportQueryContext {
+  today: number;
+  baseCurrency: string;
+  /** Lower-cases a currency the exchange rates know, or returns undefined. */
+  currency(code: string): string | undefined;
+  /** Upper-cases a country code, or returns undefined. */
+  country(code: string): string | undefined;
+  /** The plans (`data_source_id:plan_id`) of the given plan groups; throws on unknown groups. */
+  plansOfGroups(groupIds: readonly string[]): Promise<string[]>;
+  /** Days back from today that the range covers when `date` is absent. */
+  defaultRangeDays: number;
+}
+
+export type RawReportParams = Readonly<Record<string, string | undefined>>;
+
+const RANGE = /^(\d{4})(\d{2})(\d{2})-(\d{4})(\d{2})(\d{2})$/;
+const AGE = /^\d+-\d*$/;
+
+function invalid(parameter: string, message: string): InvalidInputError {
+  return new InvalidInputError(`Invalid query parameter "${parameter}": ${message}`);
+}
+
+function parseRange(raw: string | undefined, context: ReportQueryContext): [number, number] {
+  if (raw === undefined || raw === '') return [context.today - context.defaultRangeDays, context.today];
+  const match = RANGE.exec(raw);
+  const parse = (y?: string, m?: string, d?: string) => {
+    try {
+      return dayNumber(`${y}-${m}-${d}`);
+    } catch {
+      return undefined;
+    }
+  };
+  const from = match ? parse(match[1], match[2], match[3]) : undefined;
+  const to = match ? parse(match[4], match[5], match[6]) : undefined;
+  if (from === undefined || to === undefined)
+    throw invalid('date', 'expected a range YYYYMMDD-YYYYMMDD of real dates');
+  if (from > to) throw invalid('date', 'the range ends before it starts');
+  return [from, to];
+}
+
+function parseBoolean(parameter: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw invalid(parameter, 'expected true or false');
+}
+
+/** Splits a multi-value parameter into a filter: `~x` excludes x, `*` is any value, `~` alone is "not set". */
+function tokensToFilter(
+  dimension: FilterDimension,
+  tokens: readonly string[],
+  normalise: (token: string) => readonly string[],
+): Filter {
+  const filter = {
+    dimension,
+    include: [] as string[],
+    exclude: [] as string[],
+    anyValue: false,
+    notSet: false,
+  };
+  for (const token of tokens) {
+    if (token === '*') filter.anyValue = true;
+    else if (token === '~') filter.notSet = true;
+    else if (token.startsWith('~')) filter.exclude.push(...normalise(token.slice(1)));
+    else filter.include.push(...normalise(token));
+  }
+  return filter;
+}
+
+const words = (raw: string) => raw.split(/\s+/).filter((token) => token !== '');
+
+/** Parses and checks a report request once: ranges resolved with today, filters validated. */
+export async function buildReportQuery(
+  raw: RawReportParams,
+  context: ReportQueryContext,
+): Promise<ReportQuery> {
+  const [from, to] = parseRange(raw.date, context);
+  const interval = (raw.interval ?? 'month') as Interval;
+  if (!INTERVALS.includes(interval)) throw invalid('interval', `expected one of ${INTERVALS.join(', ')}`);
+  const baseCurrency = context.currency(raw.baseCurrency ?? context.baseCurrency);
+  if (baseCurrency === undefined) {
+    throw invalid('baseCurrency', `unknown currency "${raw.baseCurrency}": no exchange rates for it`);
+  }
+
+  const filters: Filter[] = [];
+  const add = (
+    parameter: string,
+    dimension: FilterDimension,
+    normalise: (token: string) => readonly string[] = (token) => [token],
+    split: (value: string) => string[] = words,
+  ) => {
+    const value = raw[parameter];
+    if (value !== undefined && value.trim() !== '')
+      filters.push(tokensToFilter(dimension, split(value), normalise));
+  };
+
+  add('region', 'country', (token) => {
+    const region = REGIONS.get(token.toLowerCase());
+    if (region) return region;
+    const country = context.country(token);
+    if (country === undefined)
+      throw invalid('region', `"${token}" is neither a country code nor a named region`);
+    return [country];
+  });
+  add('currency', 'currency', (token) => {
+    const currency = context.currency(token);
+    if (currency === undefined) throw invalid('currency', `unknown currency "${token}"`);
+    return [currency];
+  });
+  add('billing_freq', 'billing_freq', (token) => {
+    if (!(BILLING_FREQS as readonly string[]).includes(token)) {
+      throw invalid('billing_freq', `expected values among ${BILLING_FREQS.join(', ')}`);
+    }
+    return [token];
+  });
+  add('age', 'age', (token) => {
+    if (!AGE.test(token)) throw invalid('age', `"${token}" is not a month range like 0-6 or 12-`);
+    return [token];
+  });
+  add('data_source', 'data_source');
+  add(
+    'customer',
+    'customer',
+    (token) => [token],
+    (value) => [value.trim()],
+  );
+  for (const key of ['industry', 'channel', 'size']) add(key, `custom:${key}`);
+  for (const parameter of Object.keys(raw)
+    .filter((name) => name.startsWith('custom_'))
+    .sort()) {
+    // Custom values may hold spaces, so they are separated by `~~`.
+    add(
+      parameter,
+      `custom:${parameter.slice('custom_'.length)}`,
+      (token) => [token],
+      (value) => value.split('~~'),
+    );
+  }
+
+  const plan = raw.plan;
+  if (plan !== undefined && plan.trim() !== '') {
+    const groups = tokensToFilter('plan', words(plan), (token) => [token]);
+    const [include, exclude] = await Promise.all([
+      context.plansOfGroups(groups.include),
+      context.plansOfGroups(groups.exclude),
+    ]);
+    // A group with no plans includes nothing: a value no customer holds keeps that meaning.
+    filters.push({
+      ...groups,
+      include: groups.include.length > 0 && include.length === 0 ? [''] : include,
+      exclude,
+    });
+  }
+
+  return {
+    today: context.today,
+    from,
+    to,
+    interval,
+    baseCurrency,
+    fixFx: parseBoolean('fix_fx', raw.fix_fx),
+    filters,
+  };
+}

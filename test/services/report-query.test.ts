@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { dayNumber as d } from '../../src/engine/days.js';
+import { REGIONS } from '../../src/engine/regions.js';
+import {
+  buildReportQuery,
+  type RawReportParams,
+  type ReportQueryContext,
+} from '../../src/services/report-query.js';
+
+const context: ReportQueryContext = {
+  today: d('2026-11-23'),
+  baseCurrency: 'usd',
+  currency: (code) => (['usd', 'eur', 'gbp'].includes(code.toLowerCase()) ? code.toLowerCase() : undefined),
+  country: (code) => (['US', 'DE', 'FR', 'GB'].includes(code.toUpperCase()) ? code.toUpperCase() : undefined),
+  plansOfGroups: async (ids) => {
+    const groups: Record<string, string[]> = { g1: ['ds:basic', 'ds:pro'], empty: [] };
+    return ids.flatMap((id) => {
+      const plans = groups[id];
+      if (!plans) throw new Error(`Plan group ${id} not found`);
+      return plans;
+    });
+  },
+  defaultRangeDays: 365,
+};
+const build = (raw: RawReportParams) => buildReportQuery(raw, context);
+
+describe('buildReportQuery', () => {
+  it('fills the defaults: the last 365 days by month in the account currency', async () => {
+    expect(await build({})).toEqual({
+      today: d('2026-11-23'),
+      from: d('2025-11-23'),
+      to: d('2026-11-23'),
+      interval: 'month',
+      baseCurrency: 'usd',
+      fixFx: false,
+      filters: [],
+    });
+  });
+
+  it('reads the range, interval, currency and fix_fx', async () => {
+    expect(
+      await build({ date: '20240101-20240630', interval: 'week', baseCurrency: 'EUR', fix_fx: 'true' }),
+    ).toMatchObject({
+      from: d('2024-01-01'),
+      to: d('2024-06-30'),
+      interval: 'week',
+      baseCurrency: 'eur',
+      fixFx: true,
+    });
+  });
+
+  it('turns multi-value parameters into filters, with ~ negation, * and named regions', async () => {
+    const query = await build({
+      region: 'dach ~DE us',
+      currency: 'EUR usd',
+      industry: 'saas ~',
+      custom_segment: 'Mid market~~~Enterprise',
+      plan: 'g1',
+      age: '0-6 12-',
+      billing_freq: 'year',
+      data_source: '*',
+      customer: 'cus_1',
+    });
+    expect(query.filters).toEqual([
+      {
+        dimension: 'country',
+        include: [...REGIONS.get('dach')!, 'US'],
+        exclude: ['DE'],
+        anyValue: false,
+        notSet: false,
+      },
+      { dimension: 'currency', include: ['eur', 'usd'], exclude: [], anyValue: false, notSet: false },
+      { dimension: 'billing_freq', include: ['year'], exclude: [], anyValue: false, notSet: false },
+      { dimension: 'age', include: ['0-6', '12-'], exclude: [], anyValue: false, notSet: false },
+      { dimension: 'data_source', include: [], exclude: [], anyValue: true, notSet: false },
+      { dimension: 'customer', include: ['cus_1'], exclude: [], anyValue: false, notSet: false },
+      { dimension: 'custom:industry', include: ['saas'], exclude: [], anyValue: false, notSet: true },
+      {
+        dimension: 'custom:segment',
+        include: ['Mid market'],
+        exclude: ['Enterprise'],
+        anyValue: false,
+        notSet: false,
+      },
+      { dimension: 'plan', include: ['ds:basic', 'ds:pro'], exclude: [], anyValue: false, notSet: false },
+    ]);
+  });
+
+  it('lets a plan group without plans match nobody', async () => {
+    expect((await build({ plan: 'empty' })).filters).toEqual([
+      { dimension: 'plan', include: [''], exclude: [], anyValue: false, notSet: false },
+    ]);
+  });
+
+  it.each([
+    [
+      { date: '2024-01-01' },
+      'Invalid query parameter "date": expected a range YYYYMMDD-YYYYMMDD of real dates',
+    ],
+    [
+      { date: '20240230-20240301' },
+      'Invalid query parameter "date": expected a range YYYYMMDD-YYYYMMDD of real dates',
+    ],
+    [{ date: '20240301-20240101' }, 'Invalid query parameter "date": the range ends before it starts'],
+    [
+      { interval: 'hour' },
+      'Invalid query parameter "interval": expected one of day, week, month, quarter, year',
+    ],
+    [
+      { baseCurrency: 'xyz' },
+      'Invalid query parameter "baseCurrency": unknown currency "xyz": no exchange rates for it',
+    ],
+    [{ fix_fx: 'yes' }, 'Invalid query parameter "fix_fx": expected true or false'],
+    [
+      { region: 'atlantis' },
+      'Invalid query parameter "region": "atlantis" is neither a country code nor a named region',
+    ],
+    [{ currency: 'usd doubloon' }, 'Invalid query parameter "currency": unknown currency "doubloon"'],
+    [
+      { billing_freq: 'fortnight' },
+      'Invalid query parameter "billing_freq": expected values among day, week, month, quarter, year',
+    ],
+    [{ age: 'young' }, 'Invalid query parameter "age": "young" is not a month range like 0-6 or 12-'],
+  ] as [RawReportParams, string][])('rejects %j', async (raw, message) => {
+    await expect(build(raw)).rejects.toThrow(message);
+  });
+});
