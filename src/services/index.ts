@@ -2,8 +2,13 @@ import type { Store } from '../store/open-store.js';
 import { createAccountsService } from './accounts-service.js';
 import { createApiKeysService } from './api-keys-service.js';
 import type { Clock } from './clock.js';
+import { createCustomersService } from './customers-service.js';
 import { createDataSourcesService } from './data-sources-service.js';
+import { createInvoicesService } from './invoices-service.js';
+import { createPlanGroupsService } from './plan-groups-service.js';
+import { createPlansService } from './plans-service.js';
 import { createSettingsService } from './settings-service.js';
+import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
@@ -17,6 +22,11 @@ export function createServices(store: Store, clock: Clock) {
     team: createTeamService(store),
     dataSources: createDataSourcesService(store),
     settings: createSettingsService(store),
+    customers: createCustomersService(store, clock),
+    plans: createPlansService(store),
+    planGroups: createPlanGroupsService(store),
+    invoices: createInvoicesService(store),
+    subscriptions: createSubscriptionsService(store),
   };
 }
 
