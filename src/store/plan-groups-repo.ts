@@ -72,7 +72,7 @@ export function planGroupsRepo(db: Queryable) {
       await db.query(
         `insert into plan_group_plans (account_id, plan_group_id, data_source_id, plan_id, position)
          select $1, $2, k.s, k.i, k.n - 1
-         from json_to_recordset($3::json) with ordinality as k(s uuid, i text, n bigint)`,
+         from rows from (json_to_recordset($3::json) as (s uuid, i text)) with ordinality as k(s, i, n)`,
         [accountId, groupId, keysJson(plans)],
       );
     },
