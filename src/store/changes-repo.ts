@@ -32,6 +32,16 @@ export function changesRepo(db: Queryable) {
       );
     },
 
+    /** Marks every customer of a data source, before the source and its records are deleted. */
+    async markCustomersOfSource(accountId: string, dataSourceId: string): Promise<void> {
+      await db.query(
+        `insert into dirty_customers (account_id, data_source_id, customer_id)
+         select account_id, data_source_id, customer_id from customers where account_id = $1 and data_source_id = $2
+         on conflict do nothing`,
+        [accountId, dataSourceId],
+      );
+    },
+
     /** Marks every customer with an invoice line or a subscription on one of these plans. */
     async markCustomersOfPlans(accountId: string, plans: readonly RecordKey[]): Promise<void> {
       if (plans.length === 0) return;
