@@ -21,8 +21,7 @@ function withFault(db: Db, fault: { pattern: RegExp; failAt: number } | undefine
         const faulty: Queryable = {
           exec: (sql) => tx.exec(sql),
           query: (sql, params) => {
-            if (fault?.pattern.test(sql) && ++seen === fault.failAt)
-              throw new Error('injected fault');
+            if (fault?.pattern.test(sql) && ++seen === fault.failAt) throw new Error('injected fault');
             return tx.query(sql, params);
           },
         };

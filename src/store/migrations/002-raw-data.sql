@@ -81,7 +81,10 @@ create table invoices (
     on delete cascade
 );
 create index invoices_by_external_id on invoices (account_id, invoice_id);
-create index invoices_by_customer on invoices (account_id, data_source_id, customer_id);
+-- Secondary indexes leave data_source_id out: PGlite never gathers statistics on its own, and
+-- without them the planner takes an index sharing the key's (account_id, data_source_id) prefix
+-- for key lookups, scanning a whole data source per row (measured: 30x slower bulk imports).
+create index invoices_by_customer on invoices (account_id, customer_id);
 
 -- Plans are not foreign keys here: deleting a plan must not rewrite billing history.
 create table invoice_lines (
@@ -106,7 +109,7 @@ create table invoice_lines (
     on delete cascade,
   check (type <> 'subscription' or (period_start is not null and period_end > period_start))
 );
-create index invoice_lines_by_plan on invoice_lines (account_id, data_source_id, plan_id);
+create index invoice_lines_by_plan on invoice_lines (account_id, plan_id);
 
 create table invoice_transactions (
   account_id uuid not null references accounts (account_id) on delete cascade,
@@ -145,8 +148,8 @@ create table subscriptions (
     on delete cascade
 );
 create index subscriptions_by_external_id on subscriptions (account_id, subscription_id);
-create index subscriptions_by_customer on subscriptions (account_id, data_source_id, customer_id);
-create index subscriptions_by_plan on subscriptions (account_id, data_source_id, plan_id);
+create index subscriptions_by_customer on subscriptions (account_id, customer_id);
+create index subscriptions_by_plan on subscriptions (account_id, plan_id);
 
 -- Moves once per write request, so cached report snapshots know when to reload.
 create table account_data_state (
