@@ -17,5 +17,3 @@ export function normaliseCountry(code: string): string | undefined {
   const upper = code.trim().toUpperCase();
   return CODES.has(upper) ? upper : undefined;
 }
-
-export const COUNTRY_CODE_COUNT = CODES.size;
