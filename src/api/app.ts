@@ -52,6 +52,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return parseJson(request, body as string, done);
   });
 
+  // Bodies are JSON, or CSV where documented; anything else, plain text included, is a 415.
+  app.removeContentTypeParser('text/plain');
   registerCsvParser(app);
 
   registerErrorHandling(app);

@@ -134,6 +134,19 @@ describe.each(STORE_KINDS)('/data access on %s', (kind) => {
     expect(list.json().result.list.map((c: { id: string }) => c.id)).toEqual(['ok9998', 'ok9999']);
   });
 
+  it('refuses bodies that are neither JSON nor CSV (415)', async () => {
+    const res = await t.call(a.adminKey, {
+      method: 'POST',
+      url: '/data/plans',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'id=p9',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({
+      error: 'Unsupported content type: send application/json (or text/csv where documented)',
+    });
+  });
+
   it('documents every /data route in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const paths = Object.keys(doc.paths).filter((path) => path.startsWith('/data/'));

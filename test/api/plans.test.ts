@@ -227,6 +227,23 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
     expect(again.json()).toEqual({ error: 'Plan team not found' });
   });
 
+  it('asks which data source is meant when a group names a plan id held by two (409)', async () => {
+    const other = (await call('POST', '/data/data-sources', { name: 'Second', type: 'csv' })).json().id;
+    await call('POST', '/data/plans', { ...pro, data_source: other });
+    const ambiguous = await call('POST', '/data/plan-groups', { name: 'Twice', plans: [{ id: 'pro' }] });
+    expect(ambiguous.statusCode).toBe(409);
+    expect(ambiguous.json()).toEqual({
+      error: 'Plan pro exists in 2 data sources; name one with data_source',
+    });
+    const chosen = await call('POST', '/data/plan-groups', {
+      name: 'Once',
+      plans: [{ id: 'pro', data_source: other }],
+    });
+    expect(chosen.json().success).toBe(true);
+    await call('DELETE', `/data/plan-groups/${chosen.json().id}`);
+    await call('DELETE', `/data/data-sources/${other}`);
+  });
+
   it('takes plans as CSV', async () => {
     const res = await t.call(account.adminKey, {
       method: 'POST',
