@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../services/index.js';
 import { TEAM_ROLES } from '../services/team-service.js';
 import { authOf, requireAdmin } from './auth.js';
-import { adminErrors, isoInstant } from './schemas.js';
+import { adminErrors, isoInstant, listOf } from './schemas.js';
 
 const apiKeySchema = z.object({
   id: z.string(),
@@ -40,10 +40,6 @@ const billingSchema = z.object({
     team_members: z.number().int(),
   }),
 });
-
-function listOf<T extends z.ZodType>(item: T) {
-  return z.object({ result: z.object({ count: z.number().int(), list: z.array(item) }) });
-}
 
 export function accountRoutes(services: Services): FastifyPluginAsyncZod {
   return async (app) => {

@@ -9,10 +9,16 @@ import {
 import type { Services } from '../services/index.js';
 import { accountRoutes } from './account-routes.js';
 import { registerAuthentication } from './auth.js';
+import { registerCsvParser } from './csv-body.js';
+import { customerRoutes } from './customers-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
+import { invoiceRoutes } from './invoices-routes.js';
+import { planGroupRoutes } from './plan-groups-routes.js';
+import { planRoutes } from './plans-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+import { subscriptionRoutes } from './subscriptions-routes.js';
 
 export interface AppOptions {
   bodyLimitBytes?: number;
@@ -46,6 +52,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return parseJson(request, body as string, done);
   });
 
+  // Bodies are JSON, or CSV where documented; anything else, plain text included, is a 415.
+  app.removeContentTypeParser('text/plain');
+  registerCsvParser(app);
+
   registerErrorHandling(app);
   registerAuthentication(app, services.apiKeys);
 
@@ -69,5 +79,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(accountRoutes(services));
   await app.register(settingsRoutes(services));
   await app.register(dataSourceRoutes(services));
+  await app.register(customerRoutes(services));
+  await app.register(planRoutes(services));
+  await app.register(planGroupRoutes(services));
+  await app.register(invoiceRoutes(services));
+  await app.register(subscriptionRoutes(services));
   return app;
 }

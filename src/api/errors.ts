@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   NotFoundError,
   type ServiceError,
+  TooLargeError,
   UnauthorizedError,
 } from '../services/errors.js';
 
@@ -14,6 +15,7 @@ const SERVICE_STATUS: [new (...args: never[]) => ServiceError, number][] = [
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [TooLargeError, 413],
 ];
 
 // How to name the part of the request, as a whole and by one of its fields.
@@ -47,7 +49,7 @@ function statusAndMessage(error: FastifyError): [number, string] {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return [413, 'Request body is too large'];
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return [415, `Unsupported content type: send application/json`];
+      return [415, 'Unsupported content type: send application/json (or text/csv where documented)'];
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return [400, 'Malformed JSON body'];
   }

@@ -29,8 +29,13 @@ export function createDataSourcesService(store: Store) {
       return row;
     },
 
+    /** Deletes the source with all its records; its customers are marked changed for the metrics engine. */
     async delete(accountId: string, id: string): Promise<void> {
-      if (!(await store.dataSources.delete(accountId, id))) throw notFound(id);
+      await store.transaction(async (tx) => {
+        await tx.changes.markCustomersOfSource(accountId, id);
+        if (!(await tx.dataSources.delete(accountId, id))) throw notFound(id);
+        await tx.changes.bumpDataVersion(accountId);
+      });
     },
   };
 }

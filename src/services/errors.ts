@@ -34,3 +34,8 @@ export class ConflictError extends ServiceError {
 export class StoreBusyError extends ServiceError {
   override name = 'StoreBusyError';
 }
+
+/** A request carries more than the service accepts at once; the message names the limit. */
+export class TooLargeError extends ServiceError {
+  override name = 'TooLargeError';
+}

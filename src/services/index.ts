@@ -2,9 +2,14 @@ import type { Store } from '../store/open-store.js';
 import { createAccountsService } from './accounts-service.js';
 import { createApiKeysService } from './api-keys-service.js';
 import type { Clock } from './clock.js';
+import { createCustomersService } from './customers-service.js';
 import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
+import { createInvoicesService } from './invoices-service.js';
+import { createPlanGroupsService } from './plan-groups-service.js';
+import { createPlansService } from './plans-service.js';
 import { createSettingsService } from './settings-service.js';
+import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
@@ -19,6 +24,11 @@ export function createServices(store: Store, clock: Clock) {
     dataSources: createDataSourcesService(store),
     settings: createSettingsService(store),
     fx: createFxService(store, clock),
+    customers: createCustomersService(store, clock),
+    plans: createPlansService(store),
+    planGroups: createPlanGroupsService(store),
+    invoices: createInvoicesService(store),
+    subscriptions: createSubscriptionsService(store),
   };
 }
 

@@ -29,6 +29,10 @@ export interface ConnectionRow {
   invoices_imported: number;
 }
 
+export const DEFAULT_SOURCE_NAME = 'API';
+// Any fixed number, distinct from the other advisory locks of the store.
+const DEFAULT_SOURCE_LOCK = 727_003;
+
 const COLUMNS = 'data_source_id as id, account_id, name, type, created_at';
 
 export function dataSourcesRepo(db: Queryable) {
@@ -74,6 +78,25 @@ export function dataSourcesRepo(db: Queryable) {
         [accountId, dataSourceId, changes.name ?? null, changes.type ?? null],
       );
       return row;
+    },
+
+    /**
+     * The account's oldest `api` source named "API", where writes that name no data source go;
+     * created with `newId` when absent. A per-account lock makes concurrent first writes agree.
+     */
+    async findOrCreateDefault(accountId: string, newId: string): Promise<string> {
+      await db.query('select pg_advisory_xact_lock($1, hashtext($2))', [DEFAULT_SOURCE_LOCK, accountId]);
+      const [existing] = await db.query<{ data_source_id: string }>(
+        `select data_source_id from data_sources where account_id = $1 and type = 'api' and name = $2
+         order by created_at, data_source_id limit 1`,
+        [accountId, DEFAULT_SOURCE_NAME],
+      );
+      if (existing) return existing.data_source_id;
+      await db.query(
+        `insert into data_sources (account_id, data_source_id, name, type) values ($1, $2, $3, 'api')`,
+        [accountId, newId, DEFAULT_SOURCE_NAME],
+      );
+      return newId;
     },
 
     async delete(accountId: string, dataSourceId: string): Promise<boolean> {

@@ -1,12 +1,19 @@
 import { accountsRepo } from './accounts-repo.js';
 import { apiKeysRepo } from './api-keys-repo.js';
+import { changesRepo } from './changes-repo.js';
+import { customersRepo } from './customers-repo.js';
 import { dataSourcesRepo } from './data-sources-repo.js';
 import type { Db, Queryable, StoreKind } from './db.js';
 import { fxRatesRepo } from './fx-rates-repo.js';
+import { invoicesRepo } from './invoices-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
+import { planGroupsRepo } from './plan-groups-repo.js';
+import { plansRepo } from './plans-repo.js';
 import { openPostgresDb } from './postgres-db.js';
+import { recordsRepo } from './records-repo.js';
 import { settingsRepo } from './settings-repo.js';
+import { subscriptionsRepo } from './subscriptions-repo.js';
 import { teamRepo } from './team-repo.js';
 
 export function repos(db: Queryable) {
@@ -17,6 +24,13 @@ export function repos(db: Queryable) {
     dataSources: dataSourcesRepo(db),
     settings: settingsRepo(db),
     fxRates: fxRatesRepo(db),
+    records: recordsRepo(db),
+    customers: customersRepo(db),
+    plans: plansRepo(db),
+    planGroups: planGroupsRepo(db),
+    invoices: invoicesRepo(db),
+    subscriptions: subscriptionsRepo(db),
+    changes: changesRepo(db),
   };
 }
 

@@ -44,7 +44,9 @@ describe('error responses', () => {
   it('answers 415 to a body that is not JSON', async () => {
     const response = await post('name=x', 'application/x-www-form-urlencoded');
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ error: 'Unsupported content type: send application/json' });
+    expect(response.json()).toEqual({
+      error: 'Unsupported content type: send application/json (or text/csv where documented)',
+    });
   });
 
   it('answers 400 naming the field when the body has the wrong shape', async () => {

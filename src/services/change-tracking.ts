@@ -1,0 +1,15 @@
+import type { Repos } from '../store/open-store.js';
+import type { RecordKey } from '../store/records-repo.js';
+
+export interface Changes {
+  customers?: readonly RecordKey[];
+  /** Plans whose customers (through invoice lines or subscriptions) must be recomputed. */
+  plans?: readonly RecordKey[];
+}
+
+/** Called once per write request inside its transaction, so the engine sees each change exactly once. */
+export async function recordChanges(tx: Repos, accountId: string, changes: Changes): Promise<void> {
+  await tx.changes.markCustomers(accountId, changes.customers ?? []);
+  await tx.changes.markCustomersOfPlans(accountId, changes.plans ?? []);
+  await tx.changes.bumpDataVersion(accountId);
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import type { CustomerRow } from '../store/customers-repo.js';
+import type { Repos, Store } from '../store/open-store.js';
+import { keyString, type Page } from '../store/records-repo.js';
+import { type Batch, bodyItems, rejectWhere, throwFirstError, validateBatch } from './bulk-import.js';
+import { recordChanges } from './change-tracking.js';
+import type { Clock } from './clock.js';
+import { country, currency, dataSourceRef, externalId, instant, shortText } from './record-fields.js';
+import { recordKey } from './record-import.js';
+import { locateRecord, sourceResolver, unknownSourceError } from './record-sources.js';
+
+export const CUSTOMER_STATUSES = ['active', 'cancelled'] as const;
+
+/** Every field but `id` may be left out; on an existing customer, what is left out stays as it is. */
+export const customerFields = {
+  name: shortText.nullable(),
+  email: z.email({ error: 'must be an email address' }).max(320).nullable(),
+  created_date: instant.describe('When the customer was created; default: when first written'),
+  country: country.nullable(),
+  state: z.string().trim().toLowerCase().max(50, 'must be at most 50 characters').nullable(),
+  currency: currency.nullable(),
+  status: z.enum(CUSTOMER_STATUSES, { error: `must be one of ${CUSTOMER_STATUSES.join(', ')}` }),
+  trial_started: instant.nullable(),
+  trial_end_date: instant.nullable(),
+  paid_started: instant.nullable(),
+  cancel_date: instant.nullable(),
+  overdue_date: instant.nullable(),
+  cancel_reason: shortText.nullable(),
+  custom_variables: z
+    .record(z.string().min(1, 'keys must not be empty').max(100), z.string().max(1000).nullable())
+    .describe('Merged into the stored map, new keys win; a null value removes the key'),
+};
+
+export const customerPatchSchema = z.strictObject(customerFields).partial();
+
+export const customerInputSchema = customerPatchSchema.extend({
+  id: externalId.describe('External customer id'),
+  data_source: dataSourceRef.optional(),
+});
+
+type CustomerInput = z.infer<typeof customerInputSchema>;
+
+export type Customer = CustomerRow & { current_mrr: Record<string, number> };
+
+/** The metrics engine of a later issue replaces this with the customer's MRR per currency. */
+function currentMrr(_customer: CustomerRow): Record<string, number> {
+  return {};
+}
+
+function withMrr(customer: CustomerRow): Customer {
+  return { ...customer, current_mrr: currentMrr(customer) };
+}
+
+function merge(
+  current: CustomerRow | undefined,
+  { id, data_source, custom_variables, ...fields }: CustomerInput,
+  key: { dataSourceId: string; now: string },
+): CustomerRow {
+  const base: CustomerRow = current ?? {
+    id,
+    data_source: key.dataSourceId,
+    name: null,
+    email: null,
+    created_date: key.now,
+    country: null,
+    state: null,
+    currency: null,
+    status: 'active',
+    trial_started: null,
+    trial_end_date: null,
+    paid_started: null,
+    cancel_date: null,
+    overdue_date: null,
+    cancel_reason: null,
+    custom_variables: {},
+  };
+  const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const variables = { ...base.custom_variables, ...custom_variables };
+  return {
+    ...base,
+    ...given,
+    custom_variables: Object.fromEntries(
+      Object.entries(variables).filter((entry): entry is [string, string] => entry[1] !== null),
+    ),
+  };
+}
+
+export function createCustomersService(store: Store, clock: Clock) {
+  /**
+   * Upserts in body order inside `tx`: fields given replace, custom variables merge, and an
+   * id given twice merges twice. Any refused item rejects the whole request.
+   */
+  async function write(tx: Repos, accountId: string, batch: Batch<CustomerInput>): Promise<CustomerRow[]> {
+    throwFirstError(batch);
+    const resolver = sourceResolver(tx, accountId);
+    const sourced = [];
+    for (const item of batch.pending) {
+      const dataSourceId = await resolver.resolve(item.value.data_source);
+      if (dataSourceId === undefined)
+        batch.errors.set(item.index, unknownSourceError(item.value.data_source!));
+      else sourced.push({ ...item, dataSourceId });
+    }
+    throwFirstError(batch);
+    const keys = sourced.map((item) => ({ dataSourceId: item.dataSourceId, id: item.value.id }));
+    const stored = await tx.customers.getMany(accountId, keys, { forUpdate: true });
+    const byKey = new Map(stored.map((row) => [keyString(recordKey(row)), row]));
+    const now = clock.now().toISOString();
+    const written = sourced.map((item) => {
+      const key = keyString({ dataSourceId: item.dataSourceId, id: item.value.id });
+      const customer = merge(byKey.get(key), item.value, { dataSourceId: item.dataSourceId, now });
+      byKey.set(key, customer);
+      return { index: item.index, value: customer };
+    });
+    const finalBatch = { raw: batch.raw, pending: written, errors: batch.errors };
+    rejectWhere(finalBatch, (customer) =>
+      customer.name === null && customer.email === null
+        ? 'Missing required fields: name or email'
+        : undefined,
+    );
+    throwFirstError(finalBatch);
+    const unique = [...new Map(written.map(({ value }) => [keyString(recordKey(value)), value])).values()];
+    await tx.customers.upsertMany(accountId, unique);
+    await recordChanges(tx, accountId, { customers: unique.map(recordKey) });
+    return written.map(({ value }) => value);
+  }
+
+  async function locate(tx: Repos, accountId: string, id: string, dataSource?: string) {
+    return { dataSourceId: await locateRecord(tx, 'customers', 'Customer', accountId, id, dataSource), id };
+  }
+
+  return {
+    list(accountId: string, page: Page): Promise<CustomerRow[]> {
+      return store.customers.list(accountId, page);
+    },
+
+    /** POST: one customer or an array; an existing id is updated like PUT. All or nothing. */
+    async upsert(accountId: string, body: unknown): Promise<{ id: string }[]> {
+      const batch = validateBatch(bodyItems(body), customerInputSchema);
+      const written = await store.transaction((tx) => write(tx, accountId, batch));
+      return written.map((customer) => ({ id: customer.id }));
+    },
+
+    async get(accountId: string, id: string, dataSource?: string): Promise<Customer> {
+      return store.transaction(async (tx) => {
+        const [row] = await tx.customers.getMany(accountId, [await locate(tx, accountId, id, dataSource)]);
+        return withMrr(row!);
+      });
+    },
+
+    async update(accountId: string, id: string, patch: unknown, dataSource?: string): Promise<Customer> {
+      return store.transaction(async (tx) => {
+        const key = await locate(tx, accountId, id, dataSource);
+        const item = typeof patch === 'object' && patch !== null ? patch : {};
+        const batch = validateBatch([{ ...item, id, data_source: key.dataSourceId }], customerInputSchema);
+        const [customer] = await write(tx, accountId, batch);
+        return withMrr(customer!);
+      });
+    },
+
+    async delete(accountId: string, id: string, dataSource?: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const key = await locate(tx, accountId, id, dataSource);
+        await tx.records.delete('customers', accountId, key);
+        await recordChanges(tx, accountId, { customers: [key] });
+      });
+    },
+  };
+}
+
+export type CustomersService = ReturnType<typeof createCustomersService>;

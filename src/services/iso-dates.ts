@@ -1,0 +1,43 @@
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+interface Parts {
+  day: string;
+  /** Whole input with a time zone, for Date; absent when only a calendar day was given. */
+  instant?: string;
+}
+
+function parts(text: string): Parts | undefined {
+  const match = DATE_TIME.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, dayOfMonth, hour, minute, second, fraction, zone] = match;
+  const day = `${year}-${month}-${dayOfMonth}`;
+  const calendar = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== day) return undefined;
+  if (hour === undefined) return { day };
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return undefined;
+  const millis = (fraction ?? '').padEnd(3, '0').slice(0, 3);
+  const offset = zone === undefined || zone.toUpperCase() === 'Z' ? 'Z' : normaliseOffset(zone);
+  return { day, instant: `${day}T${hour}:${minute}:${second ?? '00'}.${millis}${offset}` };
+}
+
+function normaliseOffset(zone: string): string {
+  const digits = zone.slice(1).replace(':', '').padEnd(4, '0');
+  return `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2)}`;
+}
+
+/**
+ * An ISO 8601 date or date-time as a UTC instant (`2025-01-15T00:00:00.000Z`). A calendar day
+ * means its midnight UTC and a time without a zone is UTC, so the stored instant never
+ * depends on the server's time zone.
+ */
+export function parseIsoInstant(text: string): string | undefined {
+  const parsed = parts(text);
+  if (!parsed) return undefined;
+  return new Date(parsed.instant ?? `${parsed.day}T00:00:00.000Z`).toISOString();
+}
+
+/** The calendar day of an ISO 8601 date or date-time, as written (`YYYY-MM-DD`). */
+export function parseIsoDay(text: string): string | undefined {
+  return parts(text)?.day;
+}

@@ -1,0 +1,81 @@
+import type { Queryable } from './db.js';
+import { keysJson, type RecordKey } from './records-repo.js';
+
+/** What the metrics engine needs to recompute: the data version and the customers that changed. */
+export function changesRepo(db: Queryable) {
+  return {
+    async bumpDataVersion(accountId: string): Promise<number> {
+      const [row] = await db.query<{ data_version: number }>(
+        `insert into account_data_state (account_id, data_version) values ($1, 1)
+         on conflict (account_id) do update set data_version = account_data_state.data_version + 1
+         returning data_version`,
+        [accountId],
+      );
+      return row!.data_version;
+    },
+
+    async dataVersion(accountId: string): Promise<number> {
+      const [row] = await db.query<{ data_version: number }>(
+        'select data_version from account_data_state where account_id = $1',
+        [accountId],
+      );
+      return row?.data_version ?? 0;
+    },
+
+    async markCustomers(accountId: string, customers: readonly RecordKey[]): Promise<void> {
+      if (customers.length === 0) return;
+      await db.query(
+        `insert into dirty_customers (account_id, data_source_id, customer_id)
+         select distinct $1::uuid, k.s, k.i from json_to_recordset($2::json) as k(s uuid, i text)
+         on conflict do nothing`,
+        [accountId, keysJson(customers)],
+      );
+    },
+
+    /** Marks every customer of a data source, before the source and its records are deleted. */
+    async markCustomersOfSource(accountId: string, dataSourceId: string): Promise<void> {
+      await db.query(
+        `insert into dirty_customers (account_id, data_source_id, customer_id)
+         select account_id, data_source_id, customer_id from customers where account_id = $1 and data_source_id = $2
+         on conflict do nothing`,
+        [accountId, dataSourceId],
+      );
+    },
+
+    /** Marks every customer with an invoice line or a subscription on one of these plans. */
+    async markCustomersOfPlans(accountId: string, plans: readonly RecordKey[]): Promise<void> {
+      if (plans.length === 0) return;
+      await db.query(
+        `with k as (select s, i from json_to_recordset($2::json) as k(s uuid, i text))
+         insert into dirty_customers (account_id, data_source_id, customer_id)
+         select $1, i.data_source_id, i.customer_id
+           from k join invoice_lines l on l.account_id = $1 and l.data_source_id = k.s and l.plan_id = k.i
+           join invoices i on i.account_id = $1 and i.data_source_id = l.data_source_id and i.invoice_id = l.invoice_id
+         union
+         select $1, s.data_source_id, s.customer_id
+           from k join subscriptions s on s.account_id = $1 and s.data_source_id = k.s and s.plan_id = k.i
+         on conflict do nothing`,
+        [accountId, keysJson(plans)],
+      );
+    },
+
+    /**
+     * Takes up to `limit` dirty customers off the set and returns them. Rows locked by another
+     * claimer are skipped, so concurrent workers never receive the same customer.
+     */
+    async claimDirtyCustomers(accountId: string, limit = 10_000): Promise<RecordKey[]> {
+      const rows = await db.query<{ data_source_id: string; customer_id: string }>(
+        `delete from dirty_customers d using (
+           select data_source_id, customer_id from dirty_customers where account_id = $1
+           order by data_source_id, customer_id limit $2 for update skip locked
+         ) c
+         where d.account_id = $1 and d.data_source_id = c.data_source_id and d.customer_id = c.customer_id
+         returning d.data_source_id, d.customer_id`,
+        [accountId, limit],
+      );
+      return rows
+        .map((row) => ({ dataSourceId: row.data_source_id, id: row.customer_id }))
+        .sort((a, b) => a.dataSourceId.localeCompare(b.dataSourceId) || a.id.localeCompare(b.id));
+    },
+  };
+}

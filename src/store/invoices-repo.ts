@@ -1,0 +1,192 @@
+import { bulkWrite } from './bulk-write.js';
+import type { Queryable } from './db.js';
+import { keysJson, type Page, type RecordKey } from './records-repo.js';
+
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+export const LINE_TYPES = ['subscription', 'one_time'] as const;
+export const TRANSACTION_TYPES = ['payment', 'refund'] as const;
+export const TRANSACTION_RESULTS = ['successful', 'failed'] as const;
+
+export interface InvoiceLineRow {
+  id: string;
+  type: (typeof LINE_TYPES)[number];
+  subscription_id: string | null;
+  plan_id: string | null;
+  description: string | null;
+  amount: number;
+  quantity: number;
+  period_start: string | null;
+  period_end: string | null;
+  discount: number;
+  tax: number;
+  prorated: boolean;
+}
+
+export interface InvoiceTransactionRow {
+  id: string;
+  date: string;
+  type: (typeof TRANSACTION_TYPES)[number];
+  result: (typeof TRANSACTION_RESULTS)[number];
+  amount: number;
+  payment_method: string | null;
+}
+
+export interface InvoiceRow {
+  id: string;
+  data_source: string;
+  customer_id: string;
+  date: string;
+  due_date: string | null;
+  currency: string;
+  status: (typeof INVOICE_STATUSES)[number];
+  number: string | null;
+  description: string | null;
+  payment_date: string | null;
+  /** The invoice total in cents. */
+  amount: number;
+  lines: InvoiceLineRow[];
+  transactions: InvoiceTransactionRow[];
+}
+
+const CHILD_OF_INVOICE =
+  'c.account_id = i.account_id and c.data_source_id = i.data_source_id and c.invoice_id = i.invoice_id';
+
+const SELECT = `select i.invoice_id as id, i.data_source_id as data_source, i.customer_id, i.date, i.due_date,
+  i.currency, i.status, i.number, i.description, i.payment_date, i.total as amount,
+  coalesce((select json_agg(json_build_object('id', c.line_id, 'type', c.type, 'subscription_id', c.subscription_id,
+      'plan_id', c.plan_id, 'description', c.description, 'amount', c.amount, 'quantity', c.quantity,
+      'period_start', c.period_start, 'period_end', c.period_end, 'discount', c.discount, 'tax', c.tax,
+      'prorated', c.prorated) order by c.position)
+    from invoice_lines c where ${CHILD_OF_INVOICE}), '[]') as lines,
+  coalesce((select json_agg(json_build_object('id', c.transaction_id,
+      'date', to_char(c.date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'type', c.type,
+      'result', c.result, 'amount', c.amount, 'payment_method', c.payment_method) order by c.position)
+    from invoice_transactions c where ${CHILD_OF_INVOICE}), '[]') as transactions
+  from invoices i`;
+
+const ORDER = 'order by i.invoice_id, i.data_source_id';
+
+const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
+
+export function invoicesRepo(db: Queryable) {
+  return {
+    list(accountId: string, page: Page & { customerId?: string | undefined }): Promise<InvoiceRow[]> {
+      return db.query<InvoiceRow>(
+        `${SELECT} where i.account_id = $1 and ($2::uuid is null or i.data_source_id = $2)
+           and ($5::text is null or i.customer_id = $5)
+         ${ORDER} limit $3 offset $4`,
+        [accountId, page.dataSourceId ?? null, page.limit, page.offset, page.customerId ?? null],
+      );
+    },
+
+    getMany(accountId: string, keys: readonly RecordKey[]): Promise<InvoiceRow[]> {
+      if (keys.length === 0) return Promise.resolve([]);
+      return db.query<InvoiceRow>(
+        `${SELECT} join ${KEYS} on i.data_source_id = k.s and i.invoice_id = k.i where i.account_id = $1 ${ORDER}`,
+        [accountId, keysJson(keys)],
+      );
+    },
+
+    /** Writes whole invoices: an existing invoice's lines and transactions are replaced, not merged. */
+    async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<void> {
+      if (invoices.length === 0) return;
+      const keys = keysJson(
+        invoices.map((invoice) => ({ dataSourceId: invoice.data_source, id: invoice.id })),
+      );
+      await bulkWrite(
+        db,
+        accountId,
+        {
+          table: 'invoices',
+          columns: {
+            data_source_id: 'uuid',
+            invoice_id: 'text',
+            customer_id: 'text',
+            date: 'date',
+            due_date: 'date',
+            currency: 'text',
+            status: 'text',
+            number: 'text',
+            description: 'text',
+            payment_date: 'date',
+            total: 'bigint',
+          },
+          conflictKey: ['data_source_id', 'invoice_id'],
+        },
+        invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
+          data_source_id: data_source,
+          invoice_id: id,
+          total: amount,
+          ...values,
+        })),
+      );
+      for (const table of ['invoice_lines', 'invoice_transactions']) {
+        await db.query(
+          `delete from ${table} c using ${KEYS}
+           where c.account_id = $1 and c.data_source_id = k.s and c.invoice_id = k.i`,
+          [accountId, keys],
+        );
+      }
+      await bulkWrite(
+        db,
+        accountId,
+        {
+          table: 'invoice_lines',
+          columns: {
+            data_source_id: 'uuid',
+            invoice_id: 'text',
+            line_id: 'text',
+            position: 'integer',
+            type: 'text',
+            subscription_id: 'text',
+            plan_id: 'text',
+            description: 'text',
+            amount: 'bigint',
+            quantity: 'integer',
+            period_start: 'date',
+            period_end: 'date',
+            discount: 'bigint',
+            tax: 'bigint',
+            prorated: 'boolean',
+          },
+        },
+        invoices.flatMap((invoice) =>
+          invoice.lines.map(({ id, ...line }, position) => ({
+            data_source_id: invoice.data_source,
+            invoice_id: invoice.id,
+            line_id: id,
+            position,
+            ...line,
+          })),
+        ),
+      );
+      await bulkWrite(
+        db,
+        accountId,
+        {
+          table: 'invoice_transactions',
+          columns: {
+            data_source_id: 'uuid',
+            invoice_id: 'text',
+            transaction_id: 'text',
+            position: 'integer',
+            date: 'timestamptz',
+            type: 'text',
+            result: 'text',
+            amount: 'bigint',
+            payment_method: 'text',
+          },
+        },
+        invoices.flatMap((invoice) =>
+          invoice.transactions.map(({ id, ...transaction }, position) => ({
+            data_source_id: invoice.data_source,
+            invoice_id: invoice.id,
+            transaction_id: id,
+            position,
+            ...transaction,
+          })),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { bulkWrite } from './bulk-write.js';
+import type { Queryable } from './db.js';
+import { keysJson, type Page, type RecordKey } from './records-repo.js';
+
+export const BILLING_FREQUENCIES = ['day', 'week', 'month', 'quarter', 'year'] as const;
+export type BillingFrequency = (typeof BILLING_FREQUENCIES)[number];
+
+export interface PlanRow {
+  id: string;
+  data_source: string;
+  name: string;
+  billing_freq: BillingFrequency;
+  billing_freq_count: number;
+  product_name: string | null;
+  currency: string;
+}
+
+const SELECT = `select p.plan_id as id, p.data_source_id as data_source, p.name, p.billing_freq,
+  p.billing_freq_count, p.product_name, p.currency from plans p`;
+
+const ORDER = 'order by p.plan_id, p.data_source_id';
+
+export function plansRepo(db: Queryable) {
+  return {
+    list(accountId: string, page: Page): Promise<PlanRow[]> {
+      return db.query<PlanRow>(
+        `${SELECT} where p.account_id = $1 and ($2::uuid is null or p.data_source_id = $2)
+         ${ORDER} limit $3 offset $4`,
+        [accountId, page.dataSourceId ?? null, page.limit, page.offset],
+      );
+    },
+
+    getMany(accountId: string, keys: readonly RecordKey[]): Promise<PlanRow[]> {
+      if (keys.length === 0) return Promise.resolve([]);
+      return db.query<PlanRow>(
+        `${SELECT} join json_to_recordset($2::json) as k(s uuid, i text)
+           on p.data_source_id = k.s and p.plan_id = k.i
+         where p.account_id = $1 ${ORDER}`,
+        [accountId, keysJson(keys)],
+      );
+    },
+
+    upsertMany(accountId: string, plans: readonly PlanRow[]): Promise<void> {
+      return bulkWrite(
+        db,
+        accountId,
+        {
+          table: 'plans',
+          columns: {
+            data_source_id: 'uuid',
+            plan_id: 'text',
+            name: 'text',
+            billing_freq: 'text',
+            billing_freq_count: 'integer',
+            product_name: 'text',
+            currency: 'text',
+          },
+          conflictKey: ['data_source_id', 'plan_id'],
+        },
+        plans.map(({ id, data_source, ...values }) => ({
+          data_source_id: data_source,
+          plan_id: id,
+          ...values,
+        })),
+      );
+    },
+  };
+}
