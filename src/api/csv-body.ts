@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../services/errors.js';
 
 export interface CsvRow {
@@ -13,8 +13,23 @@ export class CsvBody {
   constructor(readonly rows: CsvRow[]) {}
 }
 
-/** Accepts `text/csv` bodies: a header row, then one record per row. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes `text/csv` bodies besides JSON. */
+    csv?: boolean;
+  }
+}
+
+/**
+ * Accepts `text/csv` bodies: a header row, then one record per row. Only routes that say
+ * `config: { csv: true }` take them; elsewhere a CSV body is a 415 like any other non-JSON body.
+ */
 export function registerCsvParser(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.body instanceof CsvBody && !request.routeOptions.config?.csv) {
+      throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']);
+    }
+  });
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => {
     try {
       const records: { record: Record<string, string>; info: { lines: number } }[] = parse(body as string, {

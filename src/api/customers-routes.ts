@@ -84,6 +84,7 @@ export function customerRoutes(services: Services): FastifyPluginAsyncZod {
     app.post(
       '/data/customers',
       {
+        config: { csv: true },
         schema: {
           tags,
           summary: 'Create or update customers: one object or an array (JSON or CSV); all or nothing',

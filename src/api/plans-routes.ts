@@ -64,6 +64,7 @@ export function planRoutes(services: Services): FastifyPluginAsyncZod {
     app.post(
       '/data/plans',
       {
+        config: { csv: true },
         schema: {
           tags,
           summary: 'Create or replace plans: one object or an array (JSON or CSV), one result per item',

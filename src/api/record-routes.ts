@@ -82,6 +82,7 @@ export function registerRecordRoutes<R extends StoredRecord>(
   typed.post(
     path,
     {
+      config: { csv: options.fromCsv !== undefined },
       schema: {
         tags,
         summary: `Create or replace ${plural}: one object or an array${options.fromCsv ? ' (JSON or CSV)' : ''}, one result per item`,

@@ -49,6 +49,14 @@ describe('error responses', () => {
     });
   });
 
+  it('answers 415 to a CSV body on a route that takes only JSON', async () => {
+    const response = await post('name,type\nBooks,csv\n', 'text/csv');
+    expect(response.statusCode).toBe(415);
+    expect((await t.call(account.adminKey, { method: 'GET', url: '/data/data-sources' })).json()).toEqual({
+      result: [],
+    });
+  });
+
   it('answers 400 naming the field when the body has the wrong shape', async () => {
     const missing = await post(JSON.stringify({ type: 'csv' }));
     expect(missing.statusCode).toBe(400);
