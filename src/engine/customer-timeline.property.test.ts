@@ -86,7 +86,7 @@ const historyArb = fc
       mrr: record.amount,
       currency: null,
       scheduledChanges:
-        record.changeAt === null ? [] : [{ day: START + record.changeAt, planId: 'year-1', amount: 60_000 }],
+        record.changeAt === null ? [] : [{ day: START + record.changeAt, planId: 'year-1', mrr: 5_000 }],
     })),
   }));
 

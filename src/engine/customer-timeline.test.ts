@@ -276,7 +276,7 @@ describe('customerTimeline: subscription records (DESIGN 4.2, 4.6)', () => {
     // Basic 4900 a month; from Apr 1 a scheduled change to Pro at 9900 a month.
     const result = timeline(
       [invoice('2024-03-01', [line(4900, '2024-03-01', '2024-04-01')])],
-      [record({ scheduledChanges: [{ day: d('2024-04-01'), planId: 'pro', amount: 9900 }] })],
+      [record({ scheduledChanges: [{ day: d('2024-04-01'), planId: 'pro', mrr: 9900 }] })],
     );
     expect(result.movements).toEqual([
       ['2024-03-01', 'new', 4900],

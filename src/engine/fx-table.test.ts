@@ -80,7 +80,9 @@ describe('FxTable', () => {
     expect(() => table.convert(1, 'usd', 'xyz', 0)).toThrow(
       'Unknown currency "xyz": no exchange rates for it',
     );
-    expect(() => table.convert(1, 'xyz', 'xyz', 0)).toThrow(UnknownCurrencyError);
+    // The same currency needs no rate, known or not.
+    expect(table.convert(1, 'xyz', 'xyz', 0)).toBe(1);
+    expect(table.converter('xyz', 'xyz')(7, 0)).toBe(7);
     expect(() => table.converter('usd', 'xyz')).toThrow(UnknownCurrencyError);
   });
 

@@ -139,9 +139,9 @@ export class FxTable {
    * amounts and rounds once per customer and day. The same currency returns the amount exactly.
    */
   convert(amountCents: number, from: string, to: string, day: number): number {
-    const fromSeries = this.lookup(from);
-    const toSeries = this.lookup(to);
-    return from === to ? amountCents : cross(amountCents, fromSeries, toSeries, day);
+    // The same currency needs no rate, so a currency the ECB does not quote still works on its own.
+    if (from === to) return amountCents;
+    return cross(amountCents, this.lookup(from), this.lookup(to), day);
   }
 
   /**
@@ -149,9 +149,9 @@ export class FxTable {
    * the returned function only indexes two arrays.
    */
   converter(from: string, to: string): (amountCents: number, day: number) => number {
+    if (from === to) return (amountCents) => amountCents;
     const fromSeries = this.lookup(from);
     const toSeries = this.lookup(to);
-    if (from === to) return (amountCents) => amountCents;
     return (amountCents, day) => cross(amountCents, fromSeries, toSeries, day);
   }
 }

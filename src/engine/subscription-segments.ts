@@ -1,9 +1,8 @@
-import { monthlyFromPeriodAmount, monthlyValue } from './normalise-line.js';
+import { monthlyValue } from './normalise-line.js';
 import {
   type CustomerHistory,
   type CurrencyConverter,
   OPEN_END,
-  type PlanInput,
   type Segment,
   type SubscriptionInput,
 } from './types.js';
@@ -95,18 +94,8 @@ function governedSegments(
   fx: CurrencyConverter,
 ): Segment[] {
   const key = `sub:${record.id}`;
-  const planOf = (planId: string | null): PlanInput | undefined =>
-    planId === null ? undefined : history.plans.get(planId);
-  const fromAmount = (amount: number, planId: string | null, day: number): number | undefined => {
-    const plan = planOf(planId);
-    if (!plan) return undefined;
-    return fx.convert(
-      monthlyFromPeriodAmount(amount, plan),
-      record.currency ?? history.currency,
-      history.currency,
-      day,
-    );
-  };
+  const toCustomerCurrency = (mrr: number, day: number) =>
+    fx.convert(mrr, record.currency ?? history.currency, history.currency, day);
 
   let pieces = own
     .filter((segment) => segment.start < end)
@@ -141,12 +130,19 @@ function governedSegments(
     .filter((segment) => segment.start < changes[0]!.day)
     .map((segment) => ({ ...segment, end: Math.min(segment.end, changes[0]!.day) }));
   const after = changes.flatMap((change, index) => {
-    const planId = change.planId ?? record.planId;
-    const monthly = fromAmount(change.amount, planId, change.day);
     const until = changes[index + 1]?.day ?? end;
-    return monthly === undefined || until <= change.day
-      ? []
-      : [{ key, subscriptionId: record.id, planId, start: change.day, end: until, monthly }];
+    if (until <= change.day) return [];
+    const planId = change.planId ?? record.planId;
+    return [
+      {
+        key,
+        subscriptionId: record.id,
+        planId,
+        start: change.day,
+        end: until,
+        monthly: toCustomerCurrency(change.mrr, change.day),
+      },
+    ];
   });
   return [...before, ...after];
 }

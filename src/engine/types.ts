@@ -39,8 +39,8 @@ export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'canceled'
 export interface ScheduledChangeInput {
   day: number;
   planId: string | null;
-  /** New recurring amount per billing period of the plan, in cents of the subscription's currency. */
-  amount: number;
+  /** The subscription's new monthly value, in cents of the subscription's currency. */
+  mrr: number;
 }
 
 /** A subscription record from a connector or `/data/subscriptions`: what the billing system says now. */
