@@ -6,6 +6,7 @@ import { createCustomersService } from './customers-service.js';
 import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
+import { createMetricsService } from './metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
 import { createSettingsService } from './settings-service.js';
@@ -15,6 +16,7 @@ import { createTeamService } from './team-service.js';
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
 export function createServices(store: Store, clock: Clock) {
   const apiKeys = createApiKeysService(store, clock);
+  const fx = createFxService(store, clock);
   return {
     store,
     clock,
@@ -23,7 +25,8 @@ export function createServices(store: Store, clock: Clock) {
     team: createTeamService(store),
     dataSources: createDataSourcesService(store),
     settings: createSettingsService(store),
-    fx: createFxService(store, clock),
+    fx,
+    metrics: createMetricsService(store, fx),
     customers: createCustomersService(store, clock),
     plans: createPlansService(store),
     planGroups: createPlanGroupsService(store),

@@ -6,6 +6,7 @@ import { dataSourcesRepo } from './data-sources-repo.js';
 import type { Db, Queryable, StoreKind } from './db.js';
 import { fxRatesRepo } from './fx-rates-repo.js';
 import { invoicesRepo } from './invoices-repo.js';
+import { metricsRepo } from './metrics-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
 import { planGroupsRepo } from './plan-groups-repo.js';
@@ -31,6 +32,7 @@ export function repos(db: Queryable) {
     invoices: invoicesRepo(db),
     subscriptions: subscriptionsRepo(db),
     changes: changesRepo(db),
+    metrics: metricsRepo(db),
   };
 }
 

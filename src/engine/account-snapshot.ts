@@ -1,0 +1,63 @@
+import type { CustomerAttributes } from './customer-filter.js';
+import { buildSnapshot, type Snapshot } from './snapshot.js';
+import type { Movement, Segment } from './types.js';
+
+/** A customer as reports and `/customers` show it, with what the engine derived for it. */
+export interface CustomerView {
+  id: string;
+  dataSourceId: string;
+  name: string | null;
+  email: string | null;
+  /** ISO 8601 instants as stored. */
+  createdDate: string;
+  trialStarted: string | null;
+  paidStarted: string | null;
+  cancelDate: string | null;
+  country: string | null;
+  status: string;
+  customVariables: Readonly<Record<string, string>>;
+  currency: string;
+  /** First day with MRR above zero, or null. */
+  firstPaidDay: number | null;
+  plans: readonly string[];
+  billingFreqs: readonly string[];
+  segments: readonly Segment[];
+  movements: readonly Movement[];
+}
+
+/** Everything reports read about one account, built once per data version (DESIGN 2). */
+export interface AccountSnapshot {
+  version: number;
+  customers: readonly CustomerView[];
+  attributes: CustomerAttributes;
+  movements: Snapshot;
+}
+
+export function buildAccountSnapshot(version: number, customers: readonly CustomerView[]): AccountSnapshot {
+  return {
+    version,
+    customers,
+    attributes: {
+      id: customers.map((customer) => customer.id),
+      country: customers.map((customer) => customer.country),
+      currency: customers.map((customer) => customer.currency),
+      dataSource: customers.map((customer) => customer.dataSourceId),
+      status: customers.map((customer) => customer.status),
+      plans: customers.map((customer) => customer.plans),
+      billingFreqs: customers.map((customer) => customer.billingFreqs),
+      paidStarted: customers.map((customer) => customer.firstPaidDay),
+      customVariables: customers.map((customer) => customer.customVariables),
+    },
+    movements: buildSnapshot(customers),
+  };
+}
+
+/** A customer's MRR on `day` in its own currency: the sum of its movements up to that day. */
+export function mrrOn(customer: CustomerView, day: number): number {
+  let mrr = 0;
+  for (const movement of customer.movements) {
+    if (movement.day > day) break;
+    mrr += movement.amount;
+  }
+  return mrr;
+}

@@ -1,0 +1,228 @@
+import { bulkWrite } from './bulk-write.js';
+import type { Queryable } from './db.js';
+import { keysJson, type RecordKey } from './records-repo.js';
+
+const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
+
+export interface HistoryCustomerRow {
+  data_source_id: string;
+  customer_id: string;
+  currency: string | null;
+}
+
+export interface HistoryLineRow {
+  data_source_id: string;
+  customer_id: string;
+  invoice_id: string;
+  status: 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+  currency: string;
+  date: string;
+  /** Null for an invoice without lines. */
+  type: 'subscription' | 'one_time' | null;
+  subscription_id: string | null;
+  plan_id: string | null;
+  amount: number | null;
+  period_start: string | null;
+  period_end: string | null;
+  prorated: boolean | null;
+}
+
+export interface HistorySubscriptionRow {
+  data_source_id: string;
+  customer_id: string;
+  subscription_id: string;
+  plan_id: string | null;
+  status: 'active' | 'trialing' | 'past_due' | 'canceled' | 'ended';
+  started_at: string;
+  cancel_requested_at: string | null;
+  cancel_at: string | null;
+  ended_at: string | null;
+  mrr: number | null;
+  currency: string | null;
+  scheduled_changes: { date: string; plan_id?: string; amount?: number }[];
+}
+
+export interface PlanRow {
+  data_source_id: string;
+  plan_id: string;
+  billing_freq: 'day' | 'week' | 'month' | 'quarter' | 'year';
+  billing_freq_count: number;
+}
+
+export interface DerivedCustomer {
+  key: RecordKey;
+  currency: string;
+  firstPaidDay: string | null;
+  plans: string[];
+  billingFreqs: string[];
+  segments: unknown[];
+  movements: { day: string; kind: string; amount: number; scheduled: boolean; known_day: string | null }[];
+}
+
+export interface SnapshotCustomerRow {
+  data_source_id: string;
+  customer_id: string;
+  name: string | null;
+  email: string | null;
+  created_date: string;
+  country: string | null;
+  status: 'active' | 'cancelled';
+  trial_started: string | null;
+  paid_started: string | null;
+  cancel_date: string | null;
+  custom_variables: Record<string, string>;
+  /** Null until the metrics engine has seen the customer. */
+  currency: string | null;
+  first_paid_day: string | null;
+  plans: string[] | null;
+  billing_freqs: string[] | null;
+  segments: unknown[] | null;
+}
+
+export interface SnapshotMovementRow {
+  data_source_id: string;
+  customer_id: string;
+  day: string;
+  kind: 'new' | 'expansion' | 'contraction' | 'churn' | 'reactivation';
+  amount: number;
+  scheduled: boolean;
+  known_day: string | null;
+}
+
+/** Reads what the metrics engine needs and writes what it derives. */
+export function metricsRepo(db: Queryable) {
+  return {
+    /**
+     * Serialises recomputation of one account between processes, until the transaction ends,
+     * so a snapshot is never built while another process is halfway through writing.
+     */
+    async lockAccount(accountId: string): Promise<void> {
+      await db.query("select pg_advisory_xact_lock(hashtext('metrics:' || $1))", [accountId]);
+    },
+
+    async customers(accountId: string, keys: readonly RecordKey[]): Promise<HistoryCustomerRow[]> {
+      return db.query<HistoryCustomerRow>(
+        `select c.data_source_id, c.customer_id, c.currency from ${KEYS}
+         join customers c on c.account_id = $1 and c.data_source_id = k.s and c.customer_id = k.i`,
+        [accountId, keysJson(keys)],
+      );
+    },
+
+    /** Every invoice of the customers with its lines, one row per line (or one for an invoice without lines). */
+    async lines(accountId: string, keys: readonly RecordKey[]): Promise<HistoryLineRow[]> {
+      return db.query<HistoryLineRow>(
+        `select i.data_source_id, i.customer_id, i.invoice_id, i.status, i.currency, i.date,
+                l.type, l.subscription_id, l.plan_id, l.amount, l.period_start, l.period_end, l.prorated
+         from ${KEYS}
+         join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
+         left join invoice_lines l on l.account_id = $1 and l.data_source_id = i.data_source_id
+           and l.invoice_id = i.invoice_id
+         order by i.date, i.invoice_id, l.position`,
+        [accountId, keysJson(keys)],
+      );
+    },
+
+    async subscriptions(accountId: string, keys: readonly RecordKey[]): Promise<HistorySubscriptionRow[]> {
+      return db.query<HistorySubscriptionRow>(
+        `select s.data_source_id, s.customer_id, s.subscription_id, s.plan_id, s.status, s.started_at,
+                s.cancel_requested_at, s.cancel_at, s.ended_at, s.mrr, s.currency, s.scheduled_changes
+         from ${KEYS}
+         join subscriptions s on s.account_id = $1 and s.data_source_id = k.s and s.customer_id = k.i`,
+        [accountId, keysJson(keys)],
+      );
+    },
+
+    /** Every customer of the account with what was derived for it, in key order. */
+    async snapshotCustomers(accountId: string): Promise<SnapshotCustomerRow[]> {
+      return db.query<SnapshotCustomerRow>(
+        `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.status,
+                c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
+                coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs, m.segments
+         from customers c
+         left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
+           and m.customer_id = c.customer_id
+         where c.account_id = $1
+         order by c.data_source_id, c.customer_id`,
+        [accountId],
+      );
+    },
+
+    async snapshotMovements(accountId: string): Promise<SnapshotMovementRow[]> {
+      return db.query<SnapshotMovementRow>(
+        `select data_source_id, customer_id, day, kind, amount, scheduled, known_day
+         from mrr_movements where account_id = $1 order by day, data_source_id, customer_id`,
+        [accountId],
+      );
+    },
+
+    async plans(accountId: string): Promise<PlanRow[]> {
+      return db.query<PlanRow>(
+        'select data_source_id, plan_id, billing_freq, billing_freq_count from plans where account_id = $1',
+        [accountId],
+      );
+    },
+
+    /** Replaces what was derived for these customers; customers that no longer exist keep nothing. */
+    async replace(
+      accountId: string,
+      keys: readonly RecordKey[],
+      derived: readonly DerivedCustomer[],
+    ): Promise<void> {
+      for (const table of ['mrr_movements', 'customer_metrics']) {
+        await db.query(
+          `delete from ${table} t using ${KEYS}
+           where t.account_id = $1 and t.data_source_id = k.s and t.customer_id = k.i`,
+          [accountId, keysJson(keys)],
+        );
+      }
+      await bulkWrite(
+        db,
+        accountId,
+        {
+          table: 'customer_metrics',
+          columns: {
+            data_source_id: 'uuid',
+            customer_id: 'text',
+            currency: 'text',
+            first_paid_day: 'date',
+            plans: 'jsonb',
+            billing_freqs: 'jsonb',
+            segments: 'jsonb',
+          },
+        },
+        derived.map((customer) => ({
+          data_source_id: customer.key.dataSourceId,
+          customer_id: customer.key.id,
+          currency: customer.currency,
+          first_paid_day: customer.firstPaidDay,
+          plans: customer.plans,
+          billing_freqs: customer.billingFreqs,
+          segments: customer.segments,
+        })),
+      );
+      await bulkWrite(
+        db,
+        accountId,
+        {
+          table: 'mrr_movements',
+          columns: {
+            data_source_id: 'uuid',
+            customer_id: 'text',
+            day: 'date',
+            kind: 'text',
+            amount: 'bigint',
+            scheduled: 'boolean',
+            known_day: 'date',
+          },
+        },
+        derived.flatMap((customer) =>
+          customer.movements.map((movement) => ({
+            data_source_id: customer.key.dataSourceId,
+            customer_id: customer.key.id,
+            ...movement,
+          })),
+        ),
+      );
+    },
+  };
+}
