@@ -11,6 +11,7 @@ import { accountRoutes } from './account-routes.js';
 import { registerAuthentication } from './auth.js';
 import { registerCsvParser } from './csv-body.js';
 import { customerRoutes } from './customers-routes.js';
+import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
@@ -84,5 +85,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(planGroupRoutes(services));
   await app.register(invoiceRoutes(services));
   await app.register(subscriptionRoutes(services));
+  await app.register(customerMetricsRoutes(services));
   return app;
 }

@@ -7,6 +7,8 @@ import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
 import { createMetricsService } from './metrics-service.js';
+import { createReportQueries } from './report-context.js';
+import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
 import { createSettingsService } from './settings-service.js';
@@ -17,6 +19,8 @@ import { createTeamService } from './team-service.js';
 export function createServices(store: Store, clock: Clock) {
   const apiKeys = createApiKeysService(store, clock);
   const fx = createFxService(store, clock);
+  const metrics = createMetricsService(store, fx);
+  const reportQuery = createReportQueries(store, clock, fx);
   return {
     store,
     clock,
@@ -26,7 +30,9 @@ export function createServices(store: Store, clock: Clock) {
     dataSources: createDataSourcesService(store),
     settings: createSettingsService(store),
     fx,
-    metrics: createMetricsService(store, fx),
+    metrics,
+    reportQuery,
+    customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
     customers: createCustomersService(store, clock),
     plans: createPlansService(store),
     planGroups: createPlanGroupsService(store),

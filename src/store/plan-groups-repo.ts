@@ -37,6 +37,27 @@ export function planGroupsRepo(db: Queryable) {
       return row;
     },
 
+    /** The plans of the given groups, and which of the groups exist. */
+    async planKeys(
+      accountId: string,
+      groupIds: readonly string[],
+    ): Promise<{ group_id: string; plan: RecordKey | null }[]> {
+      const rows = await db.query<{
+        group_id: string;
+        data_source_id: string | null;
+        plan_id: string | null;
+      }>(
+        `select g.plan_group_id as group_id, gp.data_source_id, gp.plan_id from plan_groups g
+         left join plan_group_plans gp on gp.account_id = g.account_id and gp.plan_group_id = g.plan_group_id
+         where g.account_id = $1 and g.plan_group_id = any($2::uuid[])`,
+        [accountId, groupIds],
+      );
+      return rows.map((row) => ({
+        group_id: row.group_id,
+        plan: row.plan_id === null ? null : { dataSourceId: row.data_source_id!, id: row.plan_id },
+      }));
+    },
+
     async insert(accountId: string, groupId: string, name: string): Promise<void> {
       await db.query('insert into plan_groups (account_id, plan_group_id, name) values ($1, $2, $3)', [
         accountId,

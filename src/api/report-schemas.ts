@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+const multi = (what: string) => z.string().optional().describe(`${what}; space-separated, ~x excludes x`);
+
+/**
+ * The filters and currency every report and `/customers` accept. Here they are only strings:
+ * services/report-query.ts parses and checks them once, so every report reports the same errors.
+ * Custom variables come as `custom_<key>` parameters, values separated by `~~`.
+ */
+export const reportFilterQuery = z
+  .object({
+    baseCurrency: z.string().optional().describe('ISO 4217 code to convert to; default the account currency'),
+    region: multi('Country codes or named regions (eu, dach, nordics, north_america, latam, apac, ...)'),
+    currency: multi('Customer currencies'),
+    industry: multi('Values of the custom variable industry'),
+    channel: multi('Values of the custom variable channel'),
+    size: multi('Values of the custom variable size'),
+    plan: multi('Plan group ids'),
+    data_source: multi('Data source ids'),
+    billing_freq: multi('Billing frequencies: day, week, month, quarter, year'),
+    age: multi('Months since the first payment, ranges M-N or M-'),
+    customer: z.string().optional().describe('One customer id'),
+  })
+  .catchall(z.string());
+
+export const reportRangeQuery = reportFilterQuery.extend({
+  date: z.string().optional().describe('Range YYYYMMDD-YYYYMMDD; default the last 365 days'),
+  interval: z.string().optional().describe('day, week, month, quarter or year; default month'),
+  fix_fx: z
+    .string()
+    .optional()
+    .describe('true converts every amount at the rate of the last day of the range'),
+});

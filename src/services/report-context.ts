@@ -1,0 +1,50 @@
+import { normaliseCountry } from '../engine/country-codes.js';
+import { dayNumber } from '../engine/days.js';
+import type { Store } from '../store/open-store.js';
+import type { Clock } from './clock.js';
+import { InvalidInputError, NotFoundError } from './errors.js';
+import type { FxService } from './fx-service.js';
+import { isUuid } from './ids.js';
+import { planKey } from './customer-history.js';
+import { buildReportQuery, type RawReportParams, type ReportQuery } from './report-query.js';
+
+/** Today on the service's clock, as a day number (UTC). */
+export function today(clock: Clock): number {
+  return dayNumber(clock.now().toISOString().slice(0, 10));
+}
+
+/** Builds each account's ReportQuery from a request: the one place reports learn about the account. */
+export function createReportQueries(store: Store, clock: Clock, fx: FxService) {
+  return async function reportQuery(
+    accountId: string,
+    raw: RawReportParams,
+    defaultRangeDays = 365,
+  ): Promise<ReportQuery> {
+    const account = await store.accounts.get(accountId);
+    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
+    const table = await fx.table();
+    return buildReportQuery(raw, {
+      today: today(clock),
+      baseCurrency: account.base_currency,
+      defaultRangeDays,
+      currency: (code) => (table.has(code.toLowerCase()) ? code.toLowerCase() : undefined),
+      country: normaliseCountry,
+      async plansOfGroups(groupIds) {
+        if (groupIds.length === 0) return [];
+        const unknown = (id: string) =>
+          new InvalidInputError(`Invalid query parameter "plan": unknown plan group "${id}"`);
+        const malformed = groupIds.find((id) => !isUuid(id));
+        if (malformed !== undefined) throw unknown(malformed);
+        const rows = await store.planGroups.planKeys(accountId, groupIds);
+        const found = new Set(rows.map((row) => row.group_id));
+        const missing = groupIds.find((id) => !found.has(id));
+        if (missing !== undefined) throw unknown(missing);
+        return rows.flatMap((row) =>
+          row.plan === null ? [] : [planKey(row.plan.dataSourceId, row.plan.id)],
+        );
+      },
+    });
+  };
+}
+
+export type ReportQueries = ReturnType<typeof createReportQueries>;
