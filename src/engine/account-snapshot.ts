@@ -21,6 +21,9 @@ export interface CustomerView {
   firstPaidDay: number | null;
   plans: readonly string[];
   billingFreqs: readonly string[];
+  /** The plan of the customer's latest revenue and its billing frequency, for breakdowns. */
+  primaryPlan: string | null;
+  primaryBillingFreq: string | null;
   segments: readonly Segment[];
   movements: readonly Movement[];
 }

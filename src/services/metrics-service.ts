@@ -33,12 +33,29 @@ function toMovement(row: SnapshotMovementRow): Movement {
   };
 }
 
+/** Plans billed on, their frequencies, and the plan of the latest revenue (ties: the larger value). */
 function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, PlanInput>) {
   const planIds = [
     ...new Set(segments.flatMap((segment) => (segment.planId === null ? [] : [segment.planId]))),
   ];
   const freqs = new Set(planIds.flatMap((id) => plans.get(id)?.billingFreq ?? []));
-  return { plans: planIds.sort(), billingFreqs: [...freqs].sort() };
+  const latest = segments
+    .filter((segment) => segment.planId !== null && segment.monthly > 0)
+    .reduce<Segment | undefined>(
+      (best, segment) =>
+        !best ||
+        segment.start > best.start ||
+        (segment.start === best.start && segment.monthly > best.monthly)
+          ? segment
+          : best,
+      undefined,
+    );
+  return {
+    plans: planIds.sort(),
+    billingFreqs: [...freqs].sort(),
+    primaryPlan: latest?.planId ?? null,
+    primaryBillingFreq: latest?.planId ? (plans.get(latest.planId)?.billingFreq ?? null) : null,
+  };
 }
 
 /**
@@ -136,6 +153,8 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
         firstPaidDay: row.first_paid_day === null ? null : dayNumber(row.first_paid_day),
         plans: row.plans ?? [],
         billingFreqs: row.billing_freqs ?? [],
+        primaryPlan: row.primary_plan,
+        primaryBillingFreq: row.primary_billing_freq,
         segments: (row.segments ?? []) as Segment[],
         movements: (movements.get(key) ?? []).map(toMovement),
       };

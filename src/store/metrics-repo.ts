@@ -55,6 +55,8 @@ export interface DerivedCustomer {
   firstPaidDay: string | null;
   plans: string[];
   billingFreqs: string[];
+  primaryPlan: string | null;
+  primaryBillingFreq: string | null;
   segments: unknown[];
   movements: { day: string; kind: string; amount: number; scheduled: boolean; known_day: string | null }[];
 }
@@ -76,6 +78,8 @@ export interface SnapshotCustomerRow {
   first_paid_day: string | null;
   plans: string[] | null;
   billing_freqs: string[] | null;
+  primary_plan: string | null;
+  primary_billing_freq: string | null;
   segments: unknown[] | null;
 }
 
@@ -137,7 +141,8 @@ export function metricsRepo(db: Queryable) {
       return db.query<SnapshotCustomerRow>(
         `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.status,
                 c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
-                coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs, m.segments
+                coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
+                m.primary_plan, m.primary_billing_freq, m.segments
          from customers c
          left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
            and m.customer_id = c.customer_id
@@ -187,6 +192,8 @@ export function metricsRepo(db: Queryable) {
             first_paid_day: 'date',
             plans: 'jsonb',
             billing_freqs: 'jsonb',
+            primary_plan: 'text',
+            primary_billing_freq: 'text',
             segments: 'jsonb',
           },
         },
@@ -197,6 +204,8 @@ export function metricsRepo(db: Queryable) {
           first_paid_day: customer.firstPaidDay,
           plans: customer.plans,
           billing_freqs: customer.billingFreqs,
+          primary_plan: customer.primaryPlan,
+          primary_billing_freq: customer.primaryBillingFreq,
           segments: customer.segments,
         })),
       );

@@ -34,6 +34,8 @@ const snapshot = buildSnapshot([
   },
 ]);
 const query: MrrQuery = {
+  today: d('2024-12-31'),
+  committed: false,
   from: d('2024-01-01'),
   to: d('2024-03-31'),
   interval: 'month',
@@ -148,6 +150,37 @@ describe('mrrReport', () => {
       { new: 0, churn: 0, fx_adjustment: 500, mrr_diff: 500, total_mrr: 11500, total_customers: 1 },
       { new: 0, churn: -12000, fx_adjustment: 500, mrr_diff: -11500, total_mrr: 0, total_customers: 0 },
     ]);
+  });
+});
+
+describe('mrrReport after today', () => {
+  // Today is Mar 15. C has 3000 USD; a record schedules its churn for Apr 10, and D's prepaid
+  // period would end Apr 20 (not scheduled: a renewal may still come).
+  const future = buildSnapshot([
+    {
+      id: 'C',
+      currency: 'usd',
+      movements: [
+        move('2024-01-05', 'new', 3000),
+        { ...move('2024-04-10', 'churn', -3000), scheduled: true },
+      ],
+    },
+    {
+      id: 'D',
+      currency: 'usd',
+      movements: [move('2024-02-01', 'new', 2000), move('2024-04-20', 'churn', -2000)],
+    },
+  ]);
+  const april = { ...query, today: d('2024-03-15'), from: d('2024-04-01'), to: d('2024-04-30') };
+
+  it('counts nothing after today by default', () => {
+    expect(pick(mrrReport(future, april, fx), 'churn', 'total_mrr')).toEqual([{ churn: 0, total_mrr: 5000 }]);
+  });
+
+  it('counts scheduled movements in committed mode, and only those', () => {
+    expect(
+      pick(mrrReport(future, { ...april, committed: true }, fx), 'churn', 'total_mrr', 'total_customers'),
+    ).toEqual([{ churn: -3000, total_mrr: 2000, total_customers: 1 }]);
   });
 });
 

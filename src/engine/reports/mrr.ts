@@ -6,6 +6,9 @@ import { roundCents } from '../rounding.js';
 import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
 
 export interface MrrQuery {
+  /** Movements after today count only when `committed` and scheduled by a subscription record. */
+  today: number;
+  committed: boolean;
   from: number;
   to: number;
   interval: Interval;
@@ -54,7 +57,8 @@ function ratio(numerator: number, denominator: number): number | null {
  * whole cents: movements convert at the rate of their own day, totals at the rate of the
  * period's last day, and fx_adjustment is what the rates moving added. With fixFx every
  * amount converts at one rate, so fx_adjustment is 0 and the rounded movements are allocated
- * to add up to the change of the rounded totals.
+ * to add up to the change of the rounded totals. After today only movements a subscription
+ * record schedules count, and only in committed mode (CMRR, DESIGN 4.6).
  */
 export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): MrrRow[] {
   const { customers, fixFx, baseCurrency } = query;
@@ -79,7 +83,9 @@ export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
     if (kind === NEW || kind === REACTIVATION) subscribers += 1;
     else if (kind === CHURN) subscribers -= 1;
   };
-  const counted = (i: number) => customers === null || customers[snapshot.movementCustomer[i]!] === 1;
+  const counted = (i: number) =>
+    (customers === null || customers[snapshot.movementCustomer[i]!] === 1) &&
+    (snapshot.movementDay[i]! <= query.today || (query.committed && snapshot.movementScheduled[i] === 1));
 
   let i = 0;
   const count = snapshot.movementCount;

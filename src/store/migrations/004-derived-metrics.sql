@@ -12,6 +12,9 @@ create table customer_metrics (
   -- Plans billed on, as "data_source_id:plan_id", and their billing frequencies, for filters.
   plans jsonb not null default '[]',
   billing_freqs jsonb not null default '[]',
+  -- The plan of the customer's latest revenue, and its frequency: one value per customer for breakdowns.
+  primary_plan text,
+  primary_billing_freq text,
   -- Revenue segments [{key, subscription_id, plan_id, start, end, monthly}] for current subscriptions.
   segments jsonb not null default '[]',
   primary key (account_id, data_source_id, customer_id),
