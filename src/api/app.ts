@@ -12,6 +12,7 @@ import { registerAuthentication } from './auth.js';
 import { registerCsvParser } from './csv-body.js';
 import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
+import { reportRoutes } from './report-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
@@ -86,5 +87,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(invoiceRoutes(services));
   await app.register(subscriptionRoutes(services));
   await app.register(customerMetricsRoutes(services));
+  await app.register(reportRoutes(services));
   return app;
 }

@@ -1,4 +1,4 @@
-import { dayNumber, dayString } from './days.js';
+import { shiftMonths } from './periods.js';
 import type { BillingFreq, PlanInput } from './types.js';
 
 /** Months in one unit of each billing frequency. */
@@ -33,19 +33,6 @@ export function nearestInterval(days: number): BillingFreq {
     }
   }
   return best;
-}
-
-/** The same day of the month `months` earlier or later, clamped to the month's last day. */
-function shiftMonths(day: number, months: number): number {
-  const text = dayString(day);
-  const total = Number(text.slice(0, 4)) * 12 + Number(text.slice(5, 7)) - 1 + months;
-  const year = Math.floor(total / 12);
-  const month = total - year * 12 + 1;
-  const lastOfMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const dayOfMonth = Math.min(Number(text.slice(8, 10)), lastOfMonth);
-  return dayNumber(
-    `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(dayOfMonth).padStart(2, '0')}`,
-  );
 }
 
 /** The first day of the whole billing period of `plan` that ends at `end` (exclusive). */

@@ -66,3 +66,11 @@ export function periodsBetween(from: number, to: number, interval: Interval): Pe
   }
   return periods;
 }
+
+/** The same day of the month `months` earlier or later, clamped to the month's last day. */
+export function shiftMonths(day: number, months: number): number {
+  const [year, month, dayOfMonth] = ymd(day);
+  const first = firstOfMonth(year, month + months);
+  const lastOfMonth = nextPeriodStart(first, 'month') - first;
+  return first + Math.min(dayOfMonth, lastOfMonth) - 1;
+}

@@ -8,6 +8,7 @@ import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
 import { createMetricsService } from './metrics-service.js';
 import { createReportQueries } from './report-context.js';
+import { createReportsService } from './reports-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
@@ -33,6 +34,7 @@ export function createServices(store: Store, clock: Clock) {
     metrics,
     reportQuery,
     customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
+    reports: createReportsService(metrics, fx, reportQuery),
     customers: createCustomersService(store, clock),
     plans: createPlansService(store),
     planGroups: createPlanGroupsService(store),

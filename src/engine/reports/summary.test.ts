@@ -68,7 +68,11 @@ describe('summaryReport', () => {
     // Now: 15000 / 1.2 + 10000 = 22500; Dec 1: 12500; Jul 4: 10000 / 1.2 = 8333.33 -> 8333
     // (at Jul 4's own rate, 1.10, it would have been 9091).
     expect(summary).toMatchObject({ mrr_current: 22500, mrr_30: 12500, mrr_180: 8333 });
-    const own = summaryReport(snapshot, { today: d('2024-12-31'), baseCurrency: 'eur', fixFx: false, customers: null }, fx);
+    const own = summaryReport(
+      snapshot,
+      { today: d('2024-12-31'), baseCurrency: 'eur', fixFx: false, customers: null },
+      fx,
+    );
     expect(own.mrr_180).toBe(9091);
   });
 

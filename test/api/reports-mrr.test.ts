@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+
+// Today is 2026-11-23. 1 EUR = 1.20 USD from Sep 1, 1.25 from Oct 1.
+const RATES = 'Date,USD\n2026-09-01,1.20\n2026-10-01,1.25\n';
+const line = (amount: number, period_start: string, period_end: string, plan_id = 'basic') => ({
+  plan_id,
+  subscription_id: plan_id === 'basic' ? 'sub_us' : null,
+  amount,
+  period_start,
+  period_end,
+});
+const invoice = (id: string, customer_id: string, currency: string, lines: object[]) => ({
+  id,
+  customer_id,
+  currency,
+  date: (lines[0] as { period_start: string }).period_start,
+  lines,
+});
+
+describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => {
+  let t: TestApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    account = await t.newAccount();
+    await t.services.fx.load(new TextEncoder().encode(RATES));
+    const post = async (url: string, payload: unknown) => {
+      const response = await t.call(account.adminKey, { method: 'POST', url, payload: payload as object });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+    };
+    await post('/data/plans', [
+      { id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' },
+      { id: 'euro', name: 'Euro', billing_freq: 'month', currency: 'eur' },
+    ]);
+    await post('/data/customers', [
+      { id: 'c_us', name: 'US', country: 'US', currency: 'usd', created_date: '2026-07-20' },
+      { id: 'c_de', name: 'DE', country: 'DE', currency: 'eur', created_date: '2026-09-01' },
+    ]);
+    await post('/data/invoices', [
+      // c_us: 5000 from Aug 1, 8000 from Oct 1 (an expansion of 3000).
+      invoice('u1', 'c_us', 'usd', [line(5000, '2026-08-01', '2026-09-01')]),
+      invoice('u2', 'c_us', 'usd', [line(5000, '2026-09-01', '2026-10-01')]),
+      invoice('u3', 'c_us', 'usd', [line(8000, '2026-10-01', '2026-11-01')]),
+      invoice('u4', 'c_us', 'usd', [line(8000, '2026-11-01', '2026-12-01')]),
+      // c_de: 10000 EUR from Sep 15; the last period ends Nov 15, so it churns on Nov 18.
+      invoice('d1', 'c_de', 'eur', [line(10000, '2026-09-15', '2026-10-15', 'euro')]),
+      invoice('d2', 'c_de', 'eur', [line(10000, '2026-10-15', '2026-11-15', 'euro')]),
+    ]);
+    // c_us will cancel on Dec 15, as asked on Nov 10: until then its subscription stays in MRR.
+    await post('/data/subscriptions', {
+      id: 'sub_us',
+      customer_id: 'c_us',
+      plan_id: 'basic',
+      status: 'active',
+      started_at: '2026-08-01',
+      cancel_at: '2026-12-15',
+      cancel_requested_at: '2026-11-10',
+    });
+  });
+  afterAll(() => t.close());
+
+  const get = async (url: string) => {
+    const response = await t.call(account.viewerKey, { method: 'GET', url });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const columns = (rows: Record<string, unknown>[], ...fields: string[]) =>
+    rows.map((row) => fields.map((field) => row[field]));
+
+  it('reports MRR by month with movements, converted at each day rate, the revaluation as fx_adjustment', async () => {
+    const body = await get('/reports/mrr?date=20260801-20261122');
+    expect(body.currency).toBe('usd');
+    expect(
+      columns(
+        body.result,
+        'date',
+        'end_date',
+        'new',
+        'expansion',
+        'churn',
+        'fx_adjustment',
+        'mrr_diff',
+        'total_mrr',
+        'total_customers',
+      ),
+    ).toEqual([
+      ['2026-08-01', '2026-08-31', 5000, 0, 0, 0, 5000, 5000, 1],
+      // c_de: 10000 EUR x 1.20 on Sep 15 = 12000; total 5000 + 12000.
+      ['2026-09-01', '2026-09-30', 12000, 0, 0, 0, 12000, 17000, 2],
+      // Oct 31: 8000 + 10000 x 1.25 = 20500; diff 3500 = expansion 3000 + fx 500.
+      ['2026-10-01', '2026-10-31', 0, 3000, 0, 500, 3500, 20500, 2],
+      // Nov 18: churn -10000 x 1.25 = -12500.
+      ['2026-11-01', '2026-11-22', 0, 0, -12500, 0, -12500, 8000, 1],
+    ]);
+    expect(body.result[1]).toMatchObject({
+      new_customers: 1,
+      asp: 12000,
+      arpa: 8500,
+      total_arr: 204000,
+      quick_ratio: null,
+    });
+    expect(body.result[3]).toMatchObject({ churn_customers: 1, customers_diff: -1, quick_ratio: 0 });
+  });
+
+  it('with fix_fx converts at the rate of the last day and has no fx_adjustment', async () => {
+    const body = await get('/reports/mrr?date=20260801-20261122&fix_fx=true');
+    // Everything at 1.25: c_de is 12500 throughout.
+    expect(columns(body.result, 'new', 'expansion', 'churn', 'fx_adjustment', 'total_mrr')).toEqual([
+      [5000, 0, 0, 0, 5000],
+      [12500, 0, 0, 0, 17500],
+      [0, 3000, 0, 0, 20500],
+      [0, 0, -12500, 0, 8000],
+    ]);
+  });
+
+  it('reports in another base currency', async () => {
+    const body = await get('/reports/mrr?date=20261101-20261122&baseCurrency=EUR');
+    // Nov 22: 8000 USD / 1.25 = 6400 EUR; Oct 31 opening: 8000 / 1.25 + 10000 = 16400; churn -10000 EUR.
+    expect(body.currency).toBe('eur');
+    expect(columns(body.result, 'churn', 'fx_adjustment', 'total_mrr')).toEqual([[-10000, 0, 6400]]);
+  });
+
+  it('breaks down by currency, one series per value', async () => {
+    const body = await get('/reports/mrr?date=20260901-20261031&breakdown=currency');
+    expect(body.breakdown).toBe('currency');
+    expect(
+      columns(body.result, 'date', 'breakdown_value', 'new', 'expansion', 'fx_adjustment', 'total_mrr'),
+    ).toEqual([
+      ['2026-09-01', 'eur', 12000, 0, 0, 12000],
+      ['2026-09-01', 'usd', 0, 0, 0, 5000],
+      ['2026-10-01', 'eur', 0, 0, 500, 12500],
+      ['2026-10-01', 'usd', 0, 3000, 0, 8000],
+    ]);
+  });
+
+  it('adds the rows of the comparison range', async () => {
+    const body = await get('/reports/mrr?date=20261001-20261031&compare=last-period');
+    // The 31 days before Oct 1: Aug 31 .. Sep 30.
+    expect(columns(body.compare, 'date', 'end_date', 'total_mrr')).toEqual([
+      ['2026-08-31', '2026-08-31', 5000],
+      ['2026-09-01', '2026-09-30', 17000],
+    ]);
+    const lastYear = await get('/reports/mrr?date=20261001-20261031&compare=last-year');
+    expect(columns(lastYear.compare, 'date', 'total_mrr')).toEqual([['2025-10-01', 0]]);
+  });
+
+  it('counts the scheduled cancellation only in committed mode', async () => {
+    const plain = await get('/reports/mrr?date=20261201-20261231');
+    expect(columns(plain.result, 'churn', 'total_mrr')).toEqual([[0, 8000]]);
+    const committed = await get('/reports/mrr?date=20261201-20261231&committed=true');
+    expect(columns(committed.result, 'churn', 'total_mrr', 'total_customers')).toEqual([[-8000, 0, 0]]);
+  });
+
+  it('filters like every report', async () => {
+    const body = await get('/reports/mrr?date=20261001-20261031&region=eu');
+    expect(columns(body.result, 'total_mrr')).toEqual([[12500]]);
+  });
+
+  it('summarises now and 30, 60, 180 and 365 days ago', async () => {
+    const body = await get('/reports/summary');
+    // Now (Nov 23): 8000. Oct 24: 8000 + 12500 = 20500. Sep 24: 5000 + 12000 = 17000. May 27 and Nov 23 2025: 0.
+    expect(body).toEqual({
+      currency: 'usd',
+      summary: expect.objectContaining({
+        mrr_current: 8000,
+        mrr_30: 20500,
+        mrr_60: 17000,
+        mrr_180: 0,
+        mrr_365: 0,
+        arr_current: 96000,
+        subscribers_current: 1,
+        subscribers_30: 2,
+        arpa_current: 8000,
+        arpa_30: 10250,
+        arpa_180: null,
+        // (8000 - 20500) / 20500 = -60.98 %; (8000 - 17000) / 17000 = -52.94 %.
+        mrr_percentage_change_30: -60.98,
+        mrr_percentage_change_60: -52.94,
+        mrr_percentage_change_180: null,
+        subscribers_percentage_change_30: -50,
+      }),
+    });
+    expect((await get('/reports/summary?currency=eur')).summary).toMatchObject({
+      mrr_current: 0,
+      mrr_30: 12500,
+    });
+  });
+
+  it.each([
+    ['/reports/mrr?breakdown=colour', 'Invalid query parameter "breakdown": unknown dimension "colour"'],
+    [
+      '/reports/mrr?compare=yesterday',
+      'Invalid query parameter "compare": expected last-period or last-year',
+    ],
+    ['/reports/mrr?committed=maybe', 'Invalid query parameter "committed": expected true or false'],
+    [
+      '/reports/mrr?date=2026',
+      'Invalid query parameter "date": expected a range YYYYMMDD-YYYYMMDD of real dates',
+    ],
+    [
+      '/reports/mrr?interval=hour',
+      'Invalid query parameter "interval": expected one of day, week, month, quarter, year',
+    ],
+    ['/reports/mrr?fix_fx=1', 'Invalid query parameter "fix_fx": expected true or false'],
+    [
+      '/reports/summary?baseCurrency=zzz',
+      'Invalid query parameter "baseCurrency": unknown currency "zzz": no exchange rates for it',
+    ],
+    ['/reports/summary?age=old', 'Invalid query parameter "age": "old" is not a month range like 0-6 or 12-'],
+  ])('rejects %s with 400', async (url, message) => {
+    const response = await t.call(account.adminKey, { method: 'GET', url });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: message });
+  });
+
+  it('needs a key and shows each account only its own figures', async () => {
+    expect((await t.call(undefined, { method: 'GET', url: '/reports/mrr' })).statusCode).toBe(401);
+    const other = await t.newAccount('Other');
+    const response = await t.call(other.adminKey, { method: 'GET', url: '/v1/reports/summary' });
+    expect(response.json().summary).toMatchObject({ mrr_current: 0, subscribers_current: 0 });
+  });
+});
