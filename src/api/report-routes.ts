@@ -5,6 +5,7 @@ import { SUMMARY_OFFSETS } from '../engine/reports/summary.js';
 import type { Services } from '../services/index.js';
 import { COMPARES } from '../services/reports-service.js';
 import { authOf } from './auth.js';
+import { pageQuery } from './data-schemas.js';
 import { reportFilterQuery, reportRangeQuery } from './report-schemas.js';
 import { authErrors, errorSchema } from './schemas.js';
 
@@ -46,6 +47,41 @@ const summaryFields: Record<string, z.ZodNullable<z.ZodNumber>> = Object.fromEnt
 );
 
 const reportErrors = { 400: errorSchema, ...authErrors } as const;
+const movementKind = z.enum(['new', 'expansion', 'contraction', 'churn', 'reactivation']);
+const intParam = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number()
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+const flag = (fallback: '0' | '1') => z.enum(['0', '1'], { error: 'must be 0 or 1' }).default(fallback);
+
+const movementItem = z.object({
+  date: z.string(),
+  currency: z.string().describe("The customer's currency"),
+  customer_id: z.string(),
+  customer_name: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  type: movementKind,
+  mrr_change: cents.describe("Cents of the customer's currency"),
+  mrr_change_base_currency: cents,
+  description: z.string(),
+});
+
+const activityItem = z.object({
+  source: z.enum(['mrr', 'scheduled']),
+  type: movementKind,
+  subtype: z.string().nullable(),
+  date: z.string().describe('When the event was recorded'),
+  effective_date: z.string().describe('When it takes effect; in the future for scheduled events'),
+  overdue_date: z.string().nullable(),
+  customer_id: z.string(),
+  customer_name: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  amount: cents.describe('Cents of the base currency'),
+  currency: z.string(),
+});
 
 export function reportRoutes(services: Services): FastifyPluginAsyncZod {
   return async (app) => {
@@ -96,6 +132,89 @@ export function reportRoutes(services: Services): FastifyPluginAsyncZod {
         },
       },
       (request) => services.reports.mrr(authOf(request).accountId, request.query),
+    );
+
+    app.get(
+      '/reports/movement-table',
+      {
+        schema: {
+          tags,
+          summary: 'The individual MRR movements of the range',
+          querystring: reportRangeQuery.extend(pageQuery.shape).extend({
+            type: z.string().optional().describe('Movement kinds, comma- or space-separated'),
+            committed: z.string().optional().describe('true also lists movements scheduled after today'),
+            sort: z.enum(['date', 'mrr_change']).default('date'),
+            order: z.enum(['asc', 'desc']).default('desc'),
+          }),
+          response: {
+            200: z.object({
+              currency: z.string(),
+              result: z.object({ count: z.number().int(), list: z.array(movementItem) }),
+            }),
+            ...reportErrors,
+          },
+        },
+      },
+      (request) => {
+        const { sort, order, limit, offset, ...raw } = request.query;
+        return services.reports.movementTable(authOf(request).accountId, raw, { sort, order, limit, offset });
+      },
+    );
+
+    app.get(
+      '/reports/latest-activity',
+      {
+        schema: {
+          tags,
+          summary: 'Recent MRR movements, newest first, with upcoming scheduled ones on request',
+          querystring: reportFilterQuery.extend({
+            limit: intParam(1, 100, 30),
+            days: intParam(1, 365, 30),
+            include_failed: flag('1').describe('Failed payments join the feed with the cashflow reports'),
+            include_scheduled: flag('0'),
+          }),
+          response: {
+            200: z.object({ currency: z.string(), result: z.array(activityItem) }),
+            ...reportErrors,
+          },
+        },
+      },
+      (request) => {
+        const { limit, days, include_failed: _failed, include_scheduled, ...raw } = request.query;
+        return services.reports.latestActivity(authOf(request).accountId, raw, {
+          limit,
+          days,
+          includeScheduled: include_scheduled === '1',
+        });
+      },
+    );
+
+    app.get(
+      '/reports/mrr-growth',
+      {
+        schema: {
+          tags,
+          summary: "The month's MRR movements added up day by day, beside a comparison month",
+          querystring: reportRangeQuery.extend({
+            compareMonth: z.string().optional().describe('YYYY-MM; default the month before'),
+            types: z.string().optional().describe('Movement kinds to add up, comma-separated; default all'),
+          }),
+          response: {
+            200: z.object({
+              currency: z.string(),
+              result: z.array(
+                z.object({
+                  date: z.number().int().describe('Day of the month; 0 is the anchor at zero'),
+                  cumulative_mrr: cents.nullable(),
+                  cumulative_mrr_compare: cents.nullable(),
+                }),
+              ),
+            }),
+            ...reportErrors,
+          },
+        },
+      },
+      (request) => services.reports.mrrGrowth(authOf(request).accountId, request.query),
     );
   };
 }

@@ -33,7 +33,12 @@ export interface Snapshot {
   /** Signed cents of the customer's currency. */
   movementAmount: Float64Array;
   movementScheduled: Uint8Array;
+  /** For scheduled movements, the day they became known, else NO_DAY. */
+  movementKnownDay: Int32Array;
 }
+
+/** Marks "no day" in day columns. */
+export const NO_DAY = -2_147_483_648;
 
 export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snapshot {
   const currencies: string[] = [];
@@ -63,6 +68,7 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
     movementKind: new Uint8Array(count),
     movementAmount: new Float64Array(count),
     movementScheduled: new Uint8Array(count),
+    movementKnownDay: new Int32Array(count),
   };
   flat.forEach(({ customer, movement }, i) => {
     snapshot.movementCustomer[i] = customer;
@@ -70,6 +76,7 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
     snapshot.movementKind[i] = MOVEMENT_KINDS.indexOf(movement.kind);
     snapshot.movementAmount[i] = movement.amount;
     snapshot.movementScheduled[i] = movement.scheduled ? 1 : 0;
+    snapshot.movementKnownDay[i] = movement.knownDay ?? NO_DAY;
   });
   return snapshot;
 }

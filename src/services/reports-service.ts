@@ -1,6 +1,12 @@
 import { isBreakdown, breakdownMasks } from '../engine/breakdown.js';
 import { customerMask } from '../engine/customer-filter.js';
-import { shiftMonths } from '../engine/periods.js';
+import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import { dayNumber, dayString } from '../engine/days.js';
+import { periodStart, shiftMonths } from '../engine/periods.js';
+import { type ListedMovement, listMovements } from '../engine/reports/movement-list.js';
+import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
+import { MOVEMENT_KINDS } from '../engine/snapshot.js';
+import type { MovementKind } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
@@ -21,6 +27,69 @@ export interface MrrResponse {
 
 export const COMPARES = ['last-period', 'last-year'] as const;
 
+export interface MovementItem {
+  date: string;
+  currency: string;
+  customer_id: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  type: MovementKind;
+  mrr_change: number;
+  mrr_change_base_currency: number;
+  description: string;
+}
+
+export interface ActivityItem {
+  source: 'mrr' | 'scheduled';
+  type: MovementKind;
+  subtype: string | null;
+  date: string;
+  effective_date: string;
+  overdue_date: null;
+  customer_id: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  amount: number;
+  currency: string;
+}
+
+const KIND_LABELS: Record<MovementKind, string> = {
+  new: 'New customer',
+  expansion: 'Expansion',
+  contraction: 'Contraction',
+  churn: 'Churn',
+  reactivation: 'Reactivation',
+};
+
+const major = (cents: number) => (cents / 100).toFixed(2);
+
+/** `types`/`type` parameters: movement kinds separated by commas or spaces. */
+function parseKinds(parameter: string, raw: string | undefined): Set<MovementKind> | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const kinds = raw.split(/[\s,]+/).filter((kind) => kind !== '');
+  const unknown = kinds.find((kind) => !(MOVEMENT_KINDS as readonly string[]).includes(kind));
+  if (unknown !== undefined) {
+    throw new InvalidInputError(
+      `Invalid query parameter "${parameter}": "${unknown}" is not one of ${MOVEMENT_KINDS.join(', ')}`,
+    );
+  }
+  return new Set(kinds as MovementKind[]);
+}
+
+function parseCommitted(raw: string | undefined): boolean {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new InvalidInputError('Invalid query parameter "committed": expected true or false');
+}
+
+function parseMonth(raw: string): number {
+  try {
+    return dayNumber(`${raw}-01`);
+  } catch {
+    throw new InvalidInputError('Invalid query parameter "compareMonth": expected a month YYYY-MM');
+  }
+}
+
 /** The range to compare with: the same dates a year earlier, or the equally long range just before. */
 function shiftRange(query: ReportQuery, compare: (typeof COMPARES)[number]): { from: number; to: number } {
   if (compare === 'last-year') return { from: shiftMonths(query.from, -12), to: shiftMonths(query.to, -12) };
@@ -37,7 +106,122 @@ export function createReportsService(metrics: MetricsService, fx: FxService, rep
     return { query, snapshot, customers, table: await fx.table() };
   }
 
+  function describe(snapshot: AccountSnapshot, movement: ListedMovement): MovementItem {
+    const customer = snapshot.customers[movement.customerIndex]!;
+    const label = `${movement.scheduled ? 'Scheduled ' : ''}${KIND_LABELS[movement.kind]}`;
+    return {
+      date: dayString(movement.day),
+      currency: customer.currency,
+      customer_id: customer.id,
+      customer_name: customer.name,
+      customer_email: customer.email,
+      type: movement.kind,
+      mrr_change: movement.amount,
+      mrr_change_base_currency: movement.amountBase,
+      description: `${label}: MRR ${major(movement.before)} -> ${major(movement.after)} ${customer.currency.toUpperCase()}`,
+    };
+  }
+
   return {
+    async movementTable(
+      accountId: string,
+      raw: RawReportParams & { type?: string; committed?: string },
+      page: { sort: 'date' | 'mrr_change'; order: 'asc' | 'desc'; limit: number; offset: number },
+    ): Promise<{ currency: string; result: { count: number; list: MovementItem[] } }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const kinds = parseKinds('type', raw.type);
+      const listed = listMovements(
+        snapshot,
+        {
+          ...query,
+          fixedRateDay: query.fixFx ? query.to : null,
+          customers,
+          kinds,
+          committed: parseCommitted(raw.committed),
+        },
+        table,
+      );
+      const direction = page.order === 'asc' ? 1 : -1;
+      const key = (movement: ListedMovement) => (page.sort === 'date' ? movement.day : movement.amountBase);
+      listed.sort((a, b) => (key(a) - key(b)) * direction || a.customerIndex - b.customerIndex);
+      const list = listed
+        .slice(page.offset, page.offset + page.limit)
+        .map((movement) => describe(snapshot, movement));
+      return { currency: query.baseCurrency, result: { count: list.length, list } };
+    },
+
+    async latestActivity(
+      accountId: string,
+      raw: RawReportParams,
+      options: { limit: number; days: number; includeScheduled: boolean },
+    ): Promise<{ currency: string; result: ActivityItem[] }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const listed = listMovements(
+        snapshot,
+        {
+          ...query,
+          from: query.today - options.days + 1,
+          // Scheduled movements reach into the future; a year ahead is plenty for a feed.
+          to: options.includeScheduled ? query.today + 366 : query.today,
+          fixedRateDay: null,
+          customers,
+          kinds: null,
+          committed: options.includeScheduled,
+        },
+        table,
+      );
+      const result = listed
+        .map((movement): ActivityItem & { order: number } => {
+          const customer = snapshot.customers[movement.customerIndex]!;
+          const future = movement.day > query.today;
+          // A plan for the future was recorded when the record says, else it is news today.
+          const known = future ? Math.min(movement.knownDay ?? query.today, query.today) : movement.day;
+          return {
+            order: known,
+            source: future ? 'scheduled' : 'mrr',
+            type: movement.kind,
+            subtype: null,
+            date: dayString(known),
+            effective_date: dayString(movement.day),
+            overdue_date: null,
+            customer_id: customer.id,
+            customer_name: customer.name,
+            customer_email: customer.email,
+            amount: movement.amountBase,
+            currency: query.baseCurrency,
+          };
+        })
+        .sort((a, b) => b.order - a.order || b.effective_date.localeCompare(a.effective_date))
+        .slice(0, options.limit)
+        .map(({ order: _order, ...item }) => item);
+      return { currency: query.baseCurrency, result };
+    },
+
+    async mrrGrowth(
+      accountId: string,
+      raw: RawReportParams & { compareMonth?: string; types?: string },
+    ): Promise<{ currency: string; result: MrrGrowthRow[] }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const month = raw.date === undefined ? query.today : query.to;
+      const compareMonth =
+        raw.compareMonth === undefined
+          ? shiftMonths(periodStart(month, 'month'), -1)
+          : parseMonth(raw.compareMonth);
+      const result = mrrGrowthReport(
+        snapshot,
+        {
+          month,
+          compareMonth,
+          today: query.today,
+          baseCurrency: query.baseCurrency,
+          customers,
+          kinds: parseKinds('types', raw.types),
+        },
+        table,
+      );
+      return { currency: query.baseCurrency, result };
+    },
+
     async summary(accountId: string, raw: RawReportParams): Promise<{ currency: string; summary: Summary }> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const summary = summaryReport(
@@ -61,12 +245,9 @@ export function createReportsService(metrics: MetricsService, fx: FxService, rep
       if (raw.compare !== undefined && !(COMPARES as readonly string[]).includes(raw.compare)) {
         throw new InvalidInputError(`Invalid query parameter "compare": expected ${COMPARES.join(' or ')}`);
       }
-      if (raw.committed !== undefined && raw.committed !== 'true' && raw.committed !== 'false') {
-        throw new InvalidInputError('Invalid query parameter "committed": expected true or false');
-      }
       const base: MrrQuery = {
         today: query.today,
-        committed: raw.committed === 'true',
+        committed: parseCommitted(raw.committed),
         from: query.from,
         to: query.to,
         interval: query.interval,

@@ -189,6 +189,179 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
     });
   });
 
+  it('lists the individual movements, newest first, with amounts in both currencies', async () => {
+    const body = await get('/reports/movement-table?date=20260801-20261122');
+    expect(body.currency).toBe('usd');
+    expect(body.result).toEqual({
+      count: 4,
+      list: [
+        {
+          date: '2026-11-18',
+          currency: 'eur',
+          customer_id: 'c_de',
+          customer_name: 'DE',
+          customer_email: null,
+          type: 'churn',
+          mrr_change: -10000,
+          mrr_change_base_currency: -12500,
+          description: 'Churn: MRR 100.00 -> 0.00 EUR',
+        },
+        {
+          date: '2026-10-01',
+          currency: 'usd',
+          customer_id: 'c_us',
+          customer_name: 'US',
+          customer_email: null,
+          type: 'expansion',
+          mrr_change: 3000,
+          mrr_change_base_currency: 3000,
+          description: 'Expansion: MRR 50.00 -> 80.00 USD',
+        },
+        {
+          date: '2026-09-15',
+          currency: 'eur',
+          customer_id: 'c_de',
+          customer_name: 'DE',
+          customer_email: null,
+          type: 'new',
+          mrr_change: 10000,
+          mrr_change_base_currency: 12000,
+          description: 'New customer: MRR 0.00 -> 100.00 EUR',
+        },
+        {
+          date: '2026-08-01',
+          currency: 'usd',
+          customer_id: 'c_us',
+          customer_name: 'US',
+          customer_email: null,
+          type: 'new',
+          mrr_change: 5000,
+          mrr_change_base_currency: 5000,
+          description: 'New customer: MRR 0.00 -> 50.00 USD',
+        },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      '&type=new',
+      [
+        ['2026-09-15', 12000],
+        ['2026-08-01', 5000],
+      ],
+    ],
+    [
+      '&type=churn,expansion',
+      [
+        ['2026-11-18', -12500],
+        ['2026-10-01', 3000],
+      ],
+    ],
+    [
+      '&sort=mrr_change&order=asc',
+      [
+        ['2026-11-18', -12500],
+        ['2026-10-01', 3000],
+        ['2026-08-01', 5000],
+        ['2026-09-15', 12000],
+      ],
+    ],
+    ['&limit=1&offset=1', [['2026-10-01', 3000]]],
+    [
+      '&region=us',
+      [
+        ['2026-10-01', 3000],
+        ['2026-08-01', 5000],
+      ],
+    ],
+    [
+      '&fix_fx=true&currency=eur',
+      [
+        ['2026-11-18', -12500],
+        ['2026-09-15', 12500],
+      ],
+    ],
+  ])('movement-table with %s', async (query, expected) => {
+    const body = await get(`/reports/movement-table?date=20260801-20261122${query}`);
+    expect(columns(body.result.list, 'date', 'mrr_change_base_currency')).toEqual(expected);
+  });
+
+  it('lists scheduled movements in the movement table only when committed', async () => {
+    expect((await get('/reports/movement-table?date=20261201-20261231')).result.count).toBe(0);
+    const committed = await get('/reports/movement-table?date=20261201-20261231&committed=true');
+    expect(columns(committed.result.list, 'date', 'type', 'description')).toEqual([
+      ['2026-12-15', 'churn', 'Scheduled Churn: MRR 80.00 -> 0.00 USD'],
+    ]);
+  });
+
+  it('feeds the latest activity, with scheduled events on request', async () => {
+    const recent = await get('/reports/latest-activity');
+    expect(recent).toEqual({
+      currency: 'usd',
+      result: [
+        {
+          source: 'mrr',
+          type: 'churn',
+          subtype: null,
+          date: '2026-11-18',
+          effective_date: '2026-11-18',
+          overdue_date: null,
+          customer_id: 'c_de',
+          customer_name: 'DE',
+          customer_email: null,
+          amount: -12500,
+          currency: 'usd',
+        },
+      ],
+    });
+    const withScheduled = await get('/reports/latest-activity?include_scheduled=1&days=90');
+    // Recorded days, newest first: Nov 18 churn, Nov 10 (the cancellation was asked for) for Dec 15, Oct 1, Sep 15.
+    expect(columns(withScheduled.result, 'source', 'type', 'date', 'effective_date', 'amount')).toEqual([
+      ['mrr', 'churn', '2026-11-18', '2026-11-18', -12500],
+      ['scheduled', 'churn', '2026-11-10', '2026-12-15', -8000],
+      ['mrr', 'expansion', '2026-10-01', '2026-10-01', 3000],
+      ['mrr', 'new', '2026-09-15', '2026-09-15', 12000],
+    ]);
+    expect((await get('/reports/latest-activity?days=90&limit=2')).result).toHaveLength(2);
+  });
+
+  it('adds up the month day by day beside the month before', async () => {
+    const body = await get('/reports/mrr-growth');
+    const rows = body.result as {
+      date: number;
+      cumulative_mrr: number | null;
+      cumulative_mrr_compare: number | null;
+    }[];
+    expect(rows).toHaveLength(32);
+    // November: nothing until the churn of -12500 on the 18th; after today (the 23rd) nothing is known.
+    // October: the expansion of 3000 on the 1st.
+    expect(rows.filter((row) => [0, 1, 17, 18, 23, 24, 31].includes(row.date))).toEqual([
+      { date: 0, cumulative_mrr: 0, cumulative_mrr_compare: 0 },
+      { date: 1, cumulative_mrr: 0, cumulative_mrr_compare: 3000 },
+      { date: 17, cumulative_mrr: 0, cumulative_mrr_compare: 3000 },
+      { date: 18, cumulative_mrr: -12500, cumulative_mrr_compare: 3000 },
+      { date: 23, cumulative_mrr: -12500, cumulative_mrr_compare: 3000 },
+      { date: 24, cumulative_mrr: null, cumulative_mrr_compare: 3000 },
+      { date: 31, cumulative_mrr: null, cumulative_mrr_compare: 3000 },
+    ]);
+    const september = await get('/reports/mrr-growth?compareMonth=2026-09&types=new,expansion');
+    const sep = september.result as {
+      date: number;
+      cumulative_mrr: number | null;
+      cumulative_mrr_compare: number | null;
+    }[];
+    // September: c_de new 12000 on the 15th; September has 30 days. November is known up to the 23rd.
+    expect(
+      [sep[14], sep[15], sep[30], sep[31]].map((row) => [row!.cumulative_mrr, row!.cumulative_mrr_compare]),
+    ).toEqual([
+      [0, 0],
+      [0, 12000],
+      [null, 12000],
+      [null, null],
+    ]);
+  });
+
   it.each([
     ['/reports/mrr?breakdown=colour', 'Invalid query parameter "breakdown": unknown dimension "colour"'],
     [
@@ -210,6 +383,28 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
       'Invalid query parameter "baseCurrency": unknown currency "zzz": no exchange rates for it',
     ],
     ['/reports/summary?age=old', 'Invalid query parameter "age": "old" is not a month range like 0-6 or 12-'],
+    [
+      '/reports/movement-table?type=upgrade',
+      'Invalid query parameter "type": "upgrade" is not one of new, expansion, contraction, churn, reactivation',
+    ],
+    [
+      '/reports/movement-table?sort=name',
+      'Invalid query parameter "sort": Invalid option: expected one of "date"|"mrr_change"',
+    ],
+    ['/reports/latest-activity?limit=101', 'Invalid query parameter "limit": must be at most 100'],
+    ['/reports/latest-activity?days=0', 'Invalid query parameter "days": must be at least 1'],
+    [
+      '/reports/latest-activity?include_scheduled=yes',
+      'Invalid query parameter "include_scheduled": must be 0 or 1',
+    ],
+    [
+      '/reports/mrr-growth?compareMonth=2026-13',
+      'Invalid query parameter "compareMonth": expected a month YYYY-MM',
+    ],
+    [
+      '/reports/mrr-growth?types=refund',
+      'Invalid query parameter "types": "refund" is not one of new, expansion, contraction, churn, reactivation',
+    ],
   ])('rejects %s with 400', async (url, message) => {
     const response = await t.call(account.adminKey, { method: 'GET', url });
     expect(response.statusCode).toBe(400);
