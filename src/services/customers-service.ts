@@ -5,6 +5,11 @@ import { keyString, type Page } from '../store/records-repo.js';
 import { type Batch, bodyItems, rejectWhere, throwFirstError, validateBatch } from './bulk-import.js';
 import { recordChanges } from './change-tracking.js';
 import type { Clock } from './clock.js';
+import { type CurrencyCheck, currencyChecker } from './currency-check.js';
+import type { FxService } from './fx-service.js';
+import type { MetricsService } from './metrics-service.js';
+import { today } from './report-context.js';
+import { dayString } from '../engine/days.js';
 import { country, currency, dataSourceRef, externalId, instant, shortText } from './record-fields.js';
 import { recordKey } from './record-import.js';
 import { locateRecord, sourceResolver, unknownSourceError } from './record-sources.js';
@@ -42,15 +47,6 @@ type CustomerInput = z.infer<typeof customerInputSchema>;
 
 export type Customer = CustomerRow & { current_mrr: Record<string, number> };
 
-/** The metrics engine of a later issue replaces this with the customer's MRR per currency. */
-function currentMrr(_customer: CustomerRow): Record<string, number> {
-  return {};
-}
-
-function withMrr(customer: CustomerRow): Customer {
-  return { ...customer, current_mrr: currentMrr(customer) };
-}
-
 function merge(
   current: CustomerRow | undefined,
   { id, data_source, custom_variables, ...fields }: CustomerInput,
@@ -85,12 +81,27 @@ function merge(
   };
 }
 
-export function createCustomersService(store: Store, clock: Clock) {
+export function createCustomersService(store: Store, clock: Clock, fx: FxService, metrics: MetricsService) {
+  /** current_mrr: the customer's MRR today by currency, once the engine has caught up with the write. */
+  async function withMrr(accountId: string, customer: CustomerRow): Promise<Customer> {
+    await metrics.refresh(accountId);
+    const current = await store.metrics.currentMrr(accountId, recordKey(customer), dayString(today(clock)));
+    return {
+      ...customer,
+      current_mrr: current && current.mrr > 0 ? { [current.currency]: current.mrr } : {},
+    };
+  }
+
   /**
    * Upserts in body order inside `tx`: fields given replace, custom variables merge, and an
    * id given twice merges twice. Any refused item rejects the whole request.
    */
-  async function write(tx: Repos, accountId: string, batch: Batch<CustomerInput>): Promise<CustomerRow[]> {
+  async function write(
+    tx: Repos,
+    accountId: string,
+    batch: Batch<CustomerInput>,
+    unknownCurrency: CurrencyCheck,
+  ): Promise<CustomerRow[]> {
     throwFirstError(batch);
     const resolver = sourceResolver(tx, accountId);
     const sourced = [];
@@ -115,7 +126,7 @@ export function createCustomersService(store: Store, clock: Clock) {
     rejectWhere(finalBatch, (customer) =>
       customer.name === null && customer.email === null
         ? 'Missing required fields: name or email'
-        : undefined,
+        : unknownCurrency(customer.currency),
     );
     throwFirstError(finalBatch);
     const unique = [...new Map(written.map(({ value }) => [keyString(recordKey(value)), value])).values()];
@@ -136,25 +147,29 @@ export function createCustomersService(store: Store, clock: Clock) {
     /** POST: one customer or an array; an existing id is updated like PUT. All or nothing. */
     async upsert(accountId: string, body: unknown): Promise<{ id: string }[]> {
       const batch = validateBatch(bodyItems(body), customerInputSchema);
-      const written = await store.transaction((tx) => write(tx, accountId, batch));
+      const unknownCurrency = await currencyChecker(fx);
+      const written = await store.transaction((tx) => write(tx, accountId, batch, unknownCurrency));
       return written.map((customer) => ({ id: customer.id }));
     },
 
     async get(accountId: string, id: string, dataSource?: string): Promise<Customer> {
-      return store.transaction(async (tx) => {
-        const [row] = await tx.customers.getMany(accountId, [await locate(tx, accountId, id, dataSource)]);
-        return withMrr(row!);
+      const row = await store.transaction(async (tx) => {
+        const [found] = await tx.customers.getMany(accountId, [await locate(tx, accountId, id, dataSource)]);
+        return found!;
       });
+      return withMrr(accountId, row);
     },
 
     async update(accountId: string, id: string, patch: unknown, dataSource?: string): Promise<Customer> {
-      return store.transaction(async (tx) => {
+      const unknownCurrency = await currencyChecker(fx);
+      const customer = await store.transaction(async (tx) => {
         const key = await locate(tx, accountId, id, dataSource);
         const item = typeof patch === 'object' && patch !== null ? patch : {};
         const batch = validateBatch([{ ...item, id, data_source: key.dataSourceId }], customerInputSchema);
-        const [customer] = await write(tx, accountId, batch);
-        return withMrr(customer!);
+        const [written] = await write(tx, accountId, batch, unknownCurrency);
+        return written!;
       });
+      return withMrr(accountId, customer);
     },
 
     async delete(accountId: string, id: string, dataSource?: string): Promise<void> {

@@ -35,11 +35,11 @@ export function createServices(store: Store, clock: Clock) {
     reportQuery,
     customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
     reports: createReportsService(metrics, fx, reportQuery),
-    customers: createCustomersService(store, clock),
-    plans: createPlansService(store),
+    customers: createCustomersService(store, clock, fx, metrics),
+    plans: createPlansService(store, fx),
     planGroups: createPlanGroupsService(store),
-    invoices: createInvoicesService(store),
-    subscriptions: createSubscriptionsService(store),
+    invoices: createInvoicesService(store, fx),
+    subscriptions: createSubscriptionsService(store, fx),
   };
 }
 

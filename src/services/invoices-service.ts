@@ -7,6 +7,7 @@ import {
   TRANSACTION_TYPES,
 } from '../store/invoices-repo.js';
 import type { Store } from '../store/open-store.js';
+import type { FxService } from './fx-service.js';
 import type { Page } from '../store/records-repo.js';
 import { cents, currency, dataSourceRef, day, externalId, instant, shortText } from './record-fields.js';
 import { type RecordType, recordKey, recordUseCases } from './record-import.js';
@@ -140,9 +141,9 @@ const invoiceType: RecordType<InvoiceRow> = {
       : { ...current, ...patch },
 };
 
-export function createInvoicesService(store: Store) {
+export function createInvoicesService(store: Store, fx: FxService) {
   return {
-    ...recordUseCases(store, invoiceType),
+    ...recordUseCases(store, fx, invoiceType),
 
     list(accountId: string, page: Page & { customerId?: string | undefined }): Promise<InvoiceRow[]> {
       return store.invoices.list(accountId, page);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../store/open-store.js';
+import type { FxService } from './fx-service.js';
 import { BILLING_FREQUENCIES, type PlanRow } from '../store/plans-repo.js';
 import type { Page } from '../store/records-repo.js';
 import { InvalidInputError } from './errors.js';
@@ -51,8 +52,8 @@ export function requireExternalId(id: unknown): string {
   return id;
 }
 
-export function createPlansService(store: Store) {
-  const useCases = recordUseCases(store, planType);
+export function createPlansService(store: Store, fx: FxService) {
+  const useCases = recordUseCases(store, fx, planType);
   return {
     ...useCases,
 

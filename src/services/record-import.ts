@@ -13,6 +13,8 @@ import {
   validateBatch,
 } from './bulk-import.js';
 import { type Changes, recordChanges } from './change-tracking.js';
+import { type CurrencyCheck, currencyChecker } from './currency-check.js';
+import type { FxService } from './fx-service.js';
 import { locateRecord, sourceResolver, unknownSourceError } from './record-sources.js';
 
 /** A stored raw record: its external id, its data source and its fields. */
@@ -59,6 +61,7 @@ async function writeBatch<R extends StoredRecord>(
   accountId: string,
   type: RecordType<R>,
   batch: Batch<RecordInput<R>>,
+  unknownCurrency: CurrencyCheck,
 ): Promise<Batch<R>> {
   const resolver = sourceResolver(tx, accountId);
   const sourced: Batch<R> = { raw: batch.raw, pending: [], errors: batch.errors };
@@ -67,6 +70,7 @@ async function writeBatch<R extends StoredRecord>(
     if (dataSource === undefined) sourced.errors.set(item.index, unknownSourceError(item.value.data_source!));
     else sourced.pending.push({ index: item.index, value: { ...item.value, data_source: dataSource } as R });
   }
+  rejectWhere(sourced, (record) => unknownCurrency((record as { currency?: unknown }).currency));
   if (type.referenceCheck) {
     rejectWhere(sourced, await type.referenceCheck(tx, accountId, values(sourced.pending)));
   }
@@ -80,7 +84,7 @@ function values<T>(items: readonly PendingItem<T>[]): T[] {
 }
 
 /** The raw record use cases of one record type. */
-export function recordUseCases<R extends StoredRecord>(store: Store, type: RecordType<R>) {
+export function recordUseCases<R extends StoredRecord>(store: Store, fx: FxService, type: RecordType<R>) {
   return {
     /**
      * Bulk upsert: each item is validated and checked on its own and reported in order; the
@@ -88,7 +92,10 @@ export function recordUseCases<R extends StoredRecord>(store: Store, type: Recor
      */
     async import(accountId: string, body: unknown): Promise<ItemResult[]> {
       const batch = validateBatch(bodyItems(body), type.schema);
-      const written = await store.transaction((tx) => writeBatch(tx, accountId, type, batch));
+      const unknownCurrency = await currencyChecker(fx);
+      const written = await store.transaction((tx) =>
+        writeBatch(tx, accountId, type, batch, unknownCurrency),
+      );
       return batchResults(written);
     },
 
@@ -110,6 +117,7 @@ export function recordUseCases<R extends StoredRecord>(store: Store, type: Recor
       patch: Record<string, unknown>,
       dataSource?: string,
     ): Promise<R> {
+      const unknownCurrency = await currencyChecker(fx);
       return store.transaction(async (tx) => {
         const key = {
           dataSourceId: await locateRecord(tx, type.table, type.noun, accountId, id, dataSource),
@@ -118,7 +126,7 @@ export function recordUseCases<R extends StoredRecord>(store: Store, type: Recor
         const [current] = await type.read(tx, accountId, [key]);
         const merged = type.merge ? type.merge(current!, patch) : { ...current, ...patch };
         const batch = validateBatch([{ ...merged, id, data_source: key.dataSourceId }], type.schema);
-        throwFirstError(await writeBatch(tx, accountId, type, batch));
+        throwFirstError(await writeBatch(tx, accountId, type, batch, unknownCurrency));
         const [updated] = await type.read(tx, accountId, [key]);
         return updated!;
       });

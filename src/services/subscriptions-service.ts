@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../store/open-store.js';
+import type { FxService } from './fx-service.js';
 import type { Page } from '../store/records-repo.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionRow } from '../store/subscriptions-repo.js';
 import { cents, currency, dataSourceRef, day, externalId, instant } from './record-fields.js';
@@ -65,9 +66,9 @@ const subscriptionType: RecordType<SubscriptionRow> = {
   read: (tx, accountId, keys) => tx.subscriptions.getMany(accountId, keys),
 };
 
-export function createSubscriptionsService(store: Store) {
+export function createSubscriptionsService(store: Store, fx: FxService) {
   return {
-    ...recordUseCases(store, subscriptionType),
+    ...recordUseCases(store, fx, subscriptionType),
 
     list(accountId: string, page: Page & { customerId?: string | undefined }): Promise<SubscriptionRow[]> {
       return store.subscriptions.list(accountId, page);

@@ -160,6 +160,22 @@ export function metricsRepo(db: Queryable) {
       );
     },
 
+    /** One customer's MRR on `day` in its own currency, from what was derived for it. */
+    async currentMrr(
+      accountId: string,
+      key: RecordKey,
+      day: string,
+    ): Promise<{ currency: string; mrr: number } | undefined> {
+      const [row] = await db.query<{ currency: string; mrr: number }>(
+        `select m.currency, coalesce((select sum(v.amount) from mrr_movements v
+           where v.account_id = m.account_id and v.data_source_id = m.data_source_id and v.customer_id = m.customer_id
+             and v.day <= $4::date), 0)::bigint as mrr
+         from customer_metrics m where m.account_id = $1 and m.data_source_id = $2 and m.customer_id = $3`,
+        [accountId, key.dataSourceId, key.id, day],
+      );
+      return row;
+    },
+
     async plans(accountId: string): Promise<PlanRow[]> {
       return db.query<PlanRow>(
         'select data_source_id, plan_id, billing_freq, billing_freq_count from plans where account_id = $1',

@@ -323,6 +323,57 @@ describe.each(STORE_KINDS)('/customers on %s', (kind) => {
     ).toEqual([]);
   });
 
+  it('fills current_mrr of the raw customer record from the engine', async () => {
+    const raw = await t.call(account.adminKey, { method: 'GET', url: '/data/customers/c_de' });
+    expect(raw.json().current_mrr).toEqual({ eur: 10000 });
+    const gone = await t.call(account.adminKey, {
+      method: 'PUT',
+      url: '/data/customers/c_gone',
+      payload: { name: 'Gone' },
+    });
+    expect(gone.json().result.current_mrr).toEqual({});
+  });
+
+  it('refuses currencies without exchange rates, item by item', async () => {
+    const response = await t.call(account.adminKey, {
+      method: 'POST',
+      url: '/data/invoices',
+      payload: [
+        {
+          id: 'x1',
+          customer_id: 'c_de',
+          date: '2026-11-01',
+          currency: 'xof',
+          lines: [line('basic_eur', 100, '2026-11-01', '2026-12-01')],
+        },
+        {
+          id: 'x2',
+          customer_id: 'c_de',
+          date: '2026-11-01',
+          currency: 'eur',
+          lines: [{ type: 'one_time', amount: 500 }],
+        },
+      ],
+    });
+    expect(response.json().result).toEqual([
+      {
+        id: 'x1',
+        import_status: 'error',
+        import_error: 'Invalid field "currency": unknown currency "xof": no exchange rates for it',
+      },
+      { id: 'x2', import_status: 'inserted' },
+    ]);
+    const customer = await t.call(account.adminKey, {
+      method: 'POST',
+      url: '/data/customers',
+      payload: { id: 'c_xof', name: 'Dakar', currency: 'XOF' },
+    });
+    expect(customer.statusCode).toBe(400);
+    expect(customer.json().error).toBe(
+      'Invalid field "currency": unknown currency "xof": no exchange rates for it',
+    );
+  });
+
   it('answers 404 for an unknown customer and 401 without a key', async () => {
     const missing = await t.call(account.adminKey, { method: 'GET', url: '/customers/nobody' });
     expect(missing.statusCode).toBe(404);

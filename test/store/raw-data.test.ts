@@ -104,9 +104,15 @@ describe.each(STORE_KINDS)('raw data writes on %s', (kind) => {
     expect(await claim()).toEqual([key('c0')]);
     await services.plans.delete(accountId, 'p2');
     expect(await claim()).toEqual([key('c0')]);
-    await services.customers.update(accountId, 'c1', { name: 'Uno' });
+    await services.customers.upsert(accountId, { id: 'c1', name: 'Uno' });
     await services.invoices.delete(accountId, 'in0');
     expect(await claim()).toEqual([key('c1'), key('c2')]);
+    // A customer update answers with current_mrr, so the engine first catches up on every dirty customer.
+    await services.invoices.import(accountId, { ...invoiceFor(0), customer_id: 'c1' });
+    await services.customers.update(accountId, 'c2', { name: 'Dos' });
+    expect(await claim()).toEqual([]);
+    await services.invoices.delete(accountId, 'in0');
+    expect(await claim()).toEqual([key('c1')]);
     // Plan groups change no customer, but move the data version.
     const before = await version();
     await services.planGroups.create(accountId, { name: 'G', plans: ['p1'] });
