@@ -20,6 +20,7 @@ export const reportFilterQuery = z
     billing_freq: multi('Billing frequencies: day, week, month, quarter, year'),
     age: multi('Months since the first payment, ranges M-N or M-'),
     customer: z.string().optional().describe('One customer id'),
+    status: multi('Customer status at the end of the range: active (has MRR) or cancelled'),
   })
   .catchall(z.string());
 

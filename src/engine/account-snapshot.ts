@@ -64,3 +64,13 @@ export function mrrOn(customer: CustomerView, day: number): number {
   }
   return mrr;
 }
+
+/** Active while the customer has MRR on `day`, else cancelled (never-paid leads included). */
+export function statusOn(customer: CustomerView, day: number): 'active' | 'cancelled' {
+  return mrrOn(customer, day) > 0 ? 'active' : 'cancelled';
+}
+
+/** The filter attributes with each customer's status as of `day`, for the `status` filter of reports. */
+export function attributesOn(snapshot: AccountSnapshot, day: number): CustomerAttributes {
+  return { ...snapshot.attributes, status: snapshot.customers.map((customer) => statusOn(customer, day)) };
+}

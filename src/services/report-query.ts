@@ -139,6 +139,11 @@ export async function buildReportQuery(
     return [token];
   });
   add('data_source', 'data_source');
+  add('status', 'status', (token) => {
+    if (token !== 'active' && token !== 'cancelled')
+      throw invalid('status', 'expected values among active, cancelled');
+    return [token];
+  });
   add(
     'customer',
     'customer',

@@ -1,6 +1,6 @@
 import { isBreakdown, breakdownMasks } from '../engine/breakdown.js';
 import { customerMask } from '../engine/customer-filter.js';
-import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import { type AccountSnapshot, attributesOn } from '../engine/account-snapshot.js';
 import { dayNumber, dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
 import { type ListedMovement, listMovements } from '../engine/reports/movement-list.js';
@@ -102,7 +102,7 @@ export function createReportsService(metrics: MetricsService, fx: FxService, rep
   async function prepare(accountId: string, raw: RawReportParams) {
     const query = await reportQuery(accountId, raw);
     const snapshot = await metrics.snapshot(accountId);
-    const customers = customerMask(snapshot.attributes, query.filters, query.to);
+    const customers = customerMask(attributesOn(snapshot, query.to), query.filters, query.to);
     return { query, snapshot, customers, table: await fx.table() };
   }
 

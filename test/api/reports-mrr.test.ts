@@ -159,6 +159,17 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
     expect(columns(body.result, 'total_mrr')).toEqual([[12500]]);
   });
 
+  it('filters by status at the end of the range', async () => {
+    // On Nov 22 c_de has churned (Nov 18) and c_us is active.
+    const cancelled = await get('/reports/mrr?date=20261001-20261122&status=cancelled');
+    expect(columns(cancelled.result, 'churn', 'total_mrr')).toEqual([
+      [0, 12500],
+      [-12500, 0],
+    ]);
+    const active = await get('/reports/summary?status=active');
+    expect(active.summary).toMatchObject({ mrr_current: 8000, mrr_30: 8000 });
+  });
+
   it('summarises now and 30, 60, 180 and 365 days ago', async () => {
     const body = await get('/reports/summary');
     // Now (Nov 23): 8000. Oct 24: 8000 + 12500 = 20500. Sep 24: 5000 + 12000 = 17000. May 27 and Nov 23 2025: 0.
@@ -381,6 +392,10 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
     [
       '/reports/summary?baseCurrency=zzz',
       'Invalid query parameter "baseCurrency": unknown currency "zzz": no exchange rates for it',
+    ],
+    [
+      '/reports/summary?status=paused',
+      'Invalid query parameter "status": expected values among active, cancelled',
     ],
     ['/reports/summary?age=old', 'Invalid query parameter "age": "old" is not a month range like 0-6 or 12-'],
     [

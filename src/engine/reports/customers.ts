@@ -1,4 +1,4 @@
-import { type AccountSnapshot, type CustomerView, mrrOn } from '../account-snapshot.js';
+import { type AccountSnapshot, type CustomerView, mrrOn, statusOn } from '../account-snapshot.js';
 import { dayNumber, dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
@@ -49,7 +49,7 @@ const dateOf = (instant: string | null) => (instant === null ? null : instant.sl
  */
 export function customerState(customer: CustomerView, today: number): CustomerState {
   const mrr = mrrOn(customer, today);
-  const status = mrr > 0 ? 'active' : 'cancelled';
+  const status = statusOn(customer, today);
   const lastChurn = customer.movements.findLast(
     (movement) => movement.day <= today && movement.kind === 'churn',
   );
