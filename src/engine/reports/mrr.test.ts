@@ -4,7 +4,7 @@ import { customerTimeline } from '../customer-timeline.js';
 import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { buildSnapshot } from '../snapshot.js';
-import type { Movement, MovementKind } from '../types.js';
+import { move } from '../../../test/helpers/movements.js';
 import { mrrReport, type MrrQuery } from './mrr.js';
 
 // EUR -> USD: 1.10 in January, 1.15 in February, 1.20 from March.
@@ -13,13 +13,6 @@ const fx = FxTable.build([
   { day: '2024-02-01', currency: 'usd', perEur: 1.15 },
   { day: '2024-03-01', currency: 'usd', perEur: 1.2 },
 ]);
-const move = (day: string, kind: MovementKind, amount: number): Movement => ({
-  day: d(day),
-  kind,
-  amount,
-  scheduled: false,
-  knownDay: null,
-});
 // A pays in USD: 10000 from Jan 10, +5000 on Feb 15. B pays in EUR: 10000 from Jan 20, churns Mar 5.
 const snapshot = buildSnapshot([
   {

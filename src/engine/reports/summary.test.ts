@@ -2,20 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { buildSnapshot } from '../snapshot.js';
-import type { Movement, MovementKind } from '../types.js';
+import { move } from '../../../test/helpers/movements.js';
 import { percentageChange, summaryReport } from './summary.js';
 
 const fx = FxTable.build([
   { day: '2024-01-01', currency: 'usd', perEur: 1.1 },
   { day: '2024-12-01', currency: 'usd', perEur: 1.2 },
 ]);
-const move = (day: string, kind: MovementKind, amount: number): Movement => ({
-  day: d(day),
-  kind,
-  amount,
-  scheduled: false,
-  knownDay: null,
-});
 
 // Today is Dec 31 2024. Days back: 30 -> Dec 1, 60 -> Nov 1, 180 -> Jul 4, 365 -> Jan 1 2024 (a leap year).
 const snapshot = buildSnapshot([
