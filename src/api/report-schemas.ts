@@ -20,6 +20,8 @@ export const reportFilterQuery = z
     billing_freq: multi('Billing frequencies: day, week, month, quarter, year'),
     age: multi('Months since the first payment, ranges M-N or M-'),
     customer: z.string().optional().describe('One customer id'),
+    state: multi('US or Canadian state codes'),
+    cancel_reason: multi('Cancellation reasons'),
     status: multi('Customer status at the end of the range: active (has MRR) or cancelled'),
   })
   .catchall(z.string());

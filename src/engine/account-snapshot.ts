@@ -14,7 +14,10 @@ export interface CustomerView {
   paidStarted: string | null;
   cancelDate: string | null;
   country: string | null;
+  /** US or Canadian state code, lower case. */
+  state: string | null;
   status: string;
+  cancelReason: string | null;
   customVariables: Readonly<Record<string, string>>;
   currency: string;
   /** First day with MRR above zero, or null. */
@@ -43,6 +46,8 @@ export function buildAccountSnapshot(version: number, customers: readonly Custom
     attributes: {
       id: customers.map((customer) => customer.id),
       country: customers.map((customer) => customer.country),
+      state: customers.map((customer) => customer.state),
+      cancelReason: customers.map((customer) => customer.cancelReason),
       currency: customers.map((customer) => customer.currency),
       dataSource: customers.map((customer) => customer.dataSourceId),
       status: customers.map((customer) => customer.status),

@@ -4,12 +4,14 @@ export const BREAKDOWNS = [
   'plan',
   'currency',
   'country',
+  'state',
   'billing_freq',
   'data_source',
   'customer',
   'industry',
   'channel',
   'size',
+  'cancel_reason',
 ] as const;
 
 /** Whether a `breakdown` parameter names a dimension: one of BREAKDOWNS or `custom_<key>`. */
@@ -33,6 +35,10 @@ export function breakdownValue(customer: CustomerView, dimension: string): strin
       return customer.currency;
     case 'country':
       return customer.country;
+    case 'state':
+      return customer.state;
+    case 'cancel_reason':
+      return customer.cancelReason;
     case 'data_source':
       return customer.dataSourceId;
     case 'customer':

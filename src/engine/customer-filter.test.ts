@@ -6,6 +6,8 @@ import { dayNumber as d } from './days.js';
 const attributes: CustomerAttributes = {
   id: ['de', 'us', 'fr', 'none'],
   country: ['DE', 'US', 'FR', null],
+  state: [null, 'ca', null, null],
+  cancelReason: [null, null, 'too_expensive', null],
   currency: ['eur', 'usd', 'eur', 'usd'],
   dataSource: ['ds1', 'ds1', 'ds2', 'ds2'],
   status: ['active', 'active', 'cancelled', 'active'],
@@ -43,6 +45,8 @@ describe('customerMask', () => {
     [filter('data_source', ['ds2']), ['fr', 'none']],
     [filter('status', ['active']), ['de', 'us', 'none']],
     [filter('customer', ['us']), ['us']],
+    [filter('state', ['ca']), ['us']],
+    [filter('cancel_reason', ['too_expensive']), ['fr']],
     [filter('plan', ['ds1:basic']), ['de', 'us']],
     [filter('plan', [], { exclude: ['ds1:pro'] }), ['de', 'fr', 'none']],
     [filter('billing_freq', ['year']), ['us', 'none']],

@@ -21,6 +21,8 @@ export type FilterDimension =
   | 'billing_freq'
   | 'status'
   | 'customer'
+  | 'state'
+  | 'cancel_reason'
   | 'age'
   | `custom:${string}`;
 
@@ -28,6 +30,8 @@ export type FilterDimension =
 export interface CustomerAttributes {
   id: readonly string[];
   country: readonly (string | null)[];
+  state: readonly (string | null)[];
+  cancelReason: readonly (string | null)[];
   currency: readonly string[];
   dataSource: readonly string[];
   status: readonly string[];
@@ -59,6 +63,10 @@ function valuesOf(
       return single(attributes.status[index]);
     case 'customer':
       return single(attributes.id[index]);
+    case 'state':
+      return single(attributes.state[index]);
+    case 'cancel_reason':
+      return single(attributes.cancelReason[index]);
     case 'plan':
       return attributes.plans[index] ?? NONE;
     case 'billing_freq':

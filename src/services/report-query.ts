@@ -139,6 +139,8 @@ export async function buildReportQuery(
     return [token];
   });
   add('data_source', 'data_source');
+  add('state', 'state', (token) => [token.toLowerCase()]);
+  add('cancel_reason', 'cancel_reason');
   add('status', 'status', (token) => {
     if (token !== 'active' && token !== 'cancelled')
       throw invalid('status', 'expected values among active, cancelled');

@@ -68,7 +68,9 @@ export interface SnapshotCustomerRow {
   email: string | null;
   created_date: string;
   country: string | null;
+  state: string | null;
   status: 'active' | 'cancelled';
+  cancel_reason: string | null;
   trial_started: string | null;
   paid_started: string | null;
   cancel_date: string | null;
@@ -139,7 +141,8 @@ export function metricsRepo(db: Queryable) {
     /** Every customer of the account with what was derived for it, in key order. */
     async snapshotCustomers(accountId: string): Promise<SnapshotCustomerRow[]> {
       return db.query<SnapshotCustomerRow>(
-        `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.status,
+        `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.state, c.status,
+                c.cancel_reason,
                 c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
                 coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
                 m.primary_plan, m.primary_billing_freq, m.segments

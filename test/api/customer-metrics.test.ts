@@ -23,6 +23,7 @@ const customers = [
     currency: 'usd',
     created_date: '2026-02-01',
     trial_started: '2026-02-01',
+    state: 'NY',
     custom_variables: { industry: 'retail' },
   },
   {
@@ -32,6 +33,7 @@ const customers = [
     country: 'GB',
     currency: 'usd',
     created_date: '2025-05-01',
+    cancel_reason: 'too_expensive',
   },
   {
     id: 'c_lead',
@@ -209,6 +211,8 @@ describe.each(STORE_KINDS)('/customers on %s', (kind) => {
     // c_de first paid Oct 1: 53 days = 1 month; c_us Jun 1: 175 days = 5 months.
     ['?age=0-3', [['c_de', 12500]]],
     ['?customer=c_de', [['c_de', 12500]]],
+    ['?state=ny', [['c_us', 20000]]],
+    ['?status=all&cancel_reason=too_expensive', [['c_gone', 0]]],
     ['?status=all&selected-date=2026-11-10', [['c_lead', 0]]],
     ['?status=all&selected-date=2026-06-15&selected-type=converted', [['c_us', 20000]]],
     ['?status=all&selected-date=2026-02-01&selected-type=trials&interval=day', [['c_us', 20000]]],

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { CustomerView } from './account-snapshot.js';
+import { breakdownMasks, breakdownValue, isBreakdown } from './breakdown.js';
+
+const customer = (id: string, extra: Partial<CustomerView>): CustomerView => ({
+  id,
+  dataSourceId: 'ds1',
+  name: null,
+  email: null,
+  createdDate: '2024-01-01T00:00:00.000Z',
+  trialStarted: null,
+  paidStarted: null,
+  cancelDate: null,
+  country: null,
+  state: null,
+  status: 'active',
+  cancelReason: null,
+  customVariables: {},
+  currency: 'usd',
+  firstPaidDay: null,
+  plans: [],
+  billingFreqs: [],
+  primaryPlan: null,
+  primaryBillingFreq: null,
+  segments: [],
+  movements: [],
+  ...extra,
+});
+
+describe('breakdowns', () => {
+  const a = customer('a', {
+    country: 'DE',
+    primaryPlan: 'ds1:pro',
+    primaryBillingFreq: 'year',
+    customVariables: { industry: 'saas' },
+  });
+  const b = customer('b', { country: 'US', state: 'ny', cancelReason: 'unused', primaryPlan: 'ds1:basic' });
+  const c = customer('c', { country: 'DE' });
+
+  it('reads one value per customer, the plan without its data source', () => {
+    expect(
+      [
+        'plan',
+        'billing_freq',
+        'country',
+        'state',
+        'cancel_reason',
+        'industry',
+        'custom_industry',
+        'customer',
+        'data_source',
+        'currency',
+      ].map((d) => breakdownValue(a, d)),
+    ).toEqual(['pro', 'year', 'DE', null, null, 'saas', 'saas', 'a', 'ds1', 'usd']);
+    expect(breakdownValue(b, 'state')).toBe('ny');
+    expect(breakdownValue(b, 'cancel_reason')).toBe('unused');
+  });
+
+  it('groups customers by value, values sorted and "not set" last, within the filter', () => {
+    const groups = breakdownMasks([a, b, c], 'country', null);
+    expect(groups.map(({ value, customers }) => [value, [...customers]])).toEqual([
+      ['DE', [1, 0, 1]],
+      ['US', [0, 1, 0]],
+    ]);
+    const plans = breakdownMasks([a, b, c], 'plan', Uint8Array.of(1, 1, 1));
+    expect(plans.map(({ value }) => value)).toEqual(['basic', 'pro', null]);
+    expect(breakdownMasks([a, b, c], 'country', Uint8Array.of(0, 1, 0)).map(({ value }) => value)).toEqual([
+      'US',
+    ]);
+  });
+
+  it('knows its dimensions', () => {
+    expect(['plan', 'custom_segment', 'state'].every(isBreakdown)).toBe(true);
+    expect(['colour', 'custom_'].some(isBreakdown)).toBe(false);
+  });
+});
