@@ -10,7 +10,7 @@ import {
   FAILED_OUTCOMES,
 } from './failed-invoice.js';
 import { failureCounts } from './failure-rate.js';
-import { percentOf, type Summary, type ToDate, toDateSummary } from './to-date.js';
+import { percentOf, type Summary, type ToDateLayout, toDateSummary } from './to-date.js';
 
 export interface FailedPaymentsRow {
   date: string;
@@ -98,7 +98,12 @@ export function failedPaymentsReport(
   });
 }
 
-export const FAILED_PAYMENT_SPANS: readonly ToDate[] = ['mtd', 'ytd'];
+export const FAILED_PAYMENTS_SUMMARY: ToDateLayout = {
+  spans: ['mtd', 'ytd'],
+  figures: ['still_unpaid', 'recovery_rate', 'failed_pct', 'failed_invoices'],
+  percent: ['still_unpaid'],
+  point: ['recovery_rate', 'failed_pct'],
+};
 
 /**
  * SPEC 4.6: month and year to date beside their twins. Each span's failed invoices are judged
@@ -112,22 +117,17 @@ export function failedPaymentsSummary(
   fx: FxTable,
 ): Summary {
   const convert = toBase(fx, query);
-  return toDateSummary(
-    query.today,
-    FAILED_PAYMENT_SPANS,
-    (span) => {
-      const failed = failedInvoicesBetween(invoices, customers, span.start, span.end, span.end);
-      const recovered = failed.filter((item) => item.outcome === 'recovered').length;
-      const { attempted, failed: failedCount } = failureCounts(invoices, span);
-      return {
-        still_unpaid: amountsByOutcome(failed, convert).still_unpaid,
-        recovery_rate: percentOf(recovered, failed.length),
-        failed_pct: percentOf(failedCount, attempted),
-        failed_invoices: failed.length,
-      };
-    },
-    { percent: ['still_unpaid'], point: ['recovery_rate', 'failed_pct'] },
-  );
+  return toDateSummary(query.today, FAILED_PAYMENTS_SUMMARY, (span) => {
+    const failed = failedInvoicesBetween(invoices, customers, span.start, span.end, span.end);
+    const recovered = failed.filter((item) => item.outcome === 'recovered').length;
+    const { attempted, failed: failedCount } = failureCounts(invoices, span);
+    return {
+      still_unpaid: amountsByOutcome(failed, convert).still_unpaid,
+      recovery_rate: percentOf(recovered, failed.length),
+      failed_pct: percentOf(failedCount, attempted),
+      failed_invoices: failed.length,
+    };
+  });
 }
 
 /** One item per failed invoice of the range, newest failure first, judged on `today`. */

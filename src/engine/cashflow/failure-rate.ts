@@ -1,7 +1,7 @@
 import { dayString } from '../days.js';
 import type { Period } from '../periods.js';
 import { type CashflowInvoice, type CashflowQuery, inSpan, seriesPeriods } from './cashflow-data.js';
-import { type Summary, type ToDate, percentOf, toDateSummary } from './to-date.js';
+import { type Summary, type ToDateLayout, percentOf, toDateSummary } from './to-date.js';
 
 export interface FailureRateRow {
   date: string;
@@ -51,21 +51,21 @@ export function failureRateReport(
   });
 }
 
-export const FAILURE_RATE_SPANS: readonly ToDate[] = ['mtd', 'qtd', 'ytd'];
+export const FAILURE_RATE_SUMMARY: ToDateLayout = {
+  spans: ['mtd', 'qtd', 'ytd'],
+  figures: ['failure_rate', 'failed_invoices', 'attempted_invoices'],
+  percent: [],
+  point: ['failure_rate'],
+};
 
 /** The failure rate month, quarter and year to date beside their twins, with absolute changes. */
 export function failureRateSummary(invoices: readonly CashflowInvoice[], today: number): Summary {
-  return toDateSummary(
-    today,
-    FAILURE_RATE_SPANS,
-    (span) => {
-      const { attempted, failed } = failureCounts(invoices, span);
-      return {
-        failure_rate: percentOf(failed, attempted),
-        failed_invoices: failed,
-        attempted_invoices: attempted,
-      };
-    },
-    { point: ['failure_rate'] },
-  );
+  return toDateSummary(today, FAILURE_RATE_SUMMARY, (span) => {
+    const { attempted, failed } = failureCounts(invoices, span);
+    return {
+      failure_rate: percentOf(failed, attempted),
+      failed_invoices: failed,
+      attempted_invoices: attempted,
+    };
+  });
 }

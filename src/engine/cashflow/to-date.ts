@@ -37,31 +37,48 @@ export function pointChange(now: number | null, past: number | null): number | n
 export type Figures = Record<string, number | null>;
 export type Summary = Record<string, number | null>;
 
+/** Which spans a to-date summary covers, its figures, and which figures get which change. */
+export interface ToDateLayout {
+  spans: readonly ToDate[];
+  figures: readonly string[];
+  /** Figures with `<span>_<figure>_change_pct`, the percentage change from the twin. */
+  percent: readonly string[];
+  /** Figures with `<span>_<figure>_change`, the absolute change from the twin (rates). */
+  point: readonly string[];
+}
+
+/** The field names of a to-date summary, in the order it writes them. */
+export function toDateFields(layout: ToDateLayout): string[] {
+  return layout.spans.flatMap((name) => [
+    ...layout.figures.flatMap((key) => [`${name}_${key}`, `prev_${name}_${key}`]),
+    ...layout.percent.map((key) => `${name}_${key}_change_pct`),
+    ...layout.point.map((key) => `${name}_${key}_change`),
+  ]);
+}
+
 /**
- * Figures for each to-date span and its twin, named `<span>_<figure>` and
- * `prev_<span>_<figure>`, with `<span>_<figure>_change_pct` (percentage change) for the
- * figures in `percentChanges` and `<span>_<figure>_change` (absolute) for those in `pointChanges`.
- * `figures` receives the span and the day its outcomes are judged on: the span's last day.
+ * The layout's figures for each to-date span and its twin, named `<span>_<figure>` and
+ * `prev_<span>_<figure>`, with their changes. `figures` gets the span; outcomes in it are
+ * judged on its last day.
  */
 export function toDateSummary(
   today: number,
-  names: readonly ToDate[],
+  layout: ToDateLayout,
   figures: (span: Period) => Figures,
-  changes: { percent?: readonly string[]; point?: readonly string[] },
 ): Summary {
   const summary: Summary = {};
-  for (const name of names) {
+  for (const name of layout.spans) {
     const { current, previous } = toDateSpan(today, name);
     const now = figures(current);
     const past = figures(previous);
-    for (const key of Object.keys(now)) {
+    for (const key of layout.figures) {
       summary[`${name}_${key}`] = now[key]!;
       summary[`prev_${name}_${key}`] = past[key]!;
     }
-    for (const key of changes.percent ?? []) {
+    for (const key of layout.percent) {
       summary[`${name}_${key}_change_pct`] = percentageChange(now[key]!, past[key]!);
     }
-    for (const key of changes.point ?? []) {
+    for (const key of layout.point) {
       summary[`${name}_${key}_change`] = pointChange(now[key]!, past[key]!);
     }
   }

@@ -12,7 +12,7 @@ import {
   seriesPeriods,
   toBase,
 } from './cashflow-data.js';
-import { type Summary, type ToDate, toDateSummary } from './to-date.js';
+import { type Summary, type ToDateLayout, toDateSummary } from './to-date.js';
 
 export interface TransactionsRow {
   date: string;
@@ -115,7 +115,12 @@ export function transactionsReport(
   });
 }
 
-export const TRANSACTION_SPANS: readonly ToDate[] = ['mtd', 'qtd', 'ytd'];
+export const TRANSACTIONS_SUMMARY: ToDateLayout = {
+  spans: ['mtd', 'qtd', 'ytd'],
+  figures: ['payments', 'refunds', 'net_amount'],
+  percent: ['payments', 'refunds', 'net_amount'],
+  point: [],
+};
 
 /** Payments, refunds and net cash month, quarter and year to date, beside their twins. */
 export function transactionsSummary(
@@ -123,17 +128,12 @@ export function transactionsSummary(
   query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'> & { today: number },
   fx: FxTable,
 ): Summary {
-  return toDateSummary(
-    query.today,
-    TRANSACTION_SPANS,
-    (span: Period) => {
-      const flows = [emptyFlow()];
-      collect(invoices, query, fx, flows, (day) => (inSpan(day, span) ? 0 : -1));
-      const { payments, refund, net_amount } = rounded(flows[0]!);
-      return { payments, refunds: refund, net_amount };
-    },
-    { percent: ['payments', 'refunds', 'net_amount'] },
-  );
+  return toDateSummary(query.today, TRANSACTIONS_SUMMARY, (span: Period) => {
+    const flows = [emptyFlow()];
+    collect(invoices, query, fx, flows, (day) => (inSpan(day, span) ? 0 : -1));
+    const { payments, refund, net_amount } = rounded(flows[0]!);
+    return { payments, refunds: refund, net_amount };
+  });
 }
 
 /**
