@@ -13,6 +13,7 @@ import { registerCsvParser } from './csv-body.js';
 import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { reportRoutes } from './report-routes.js';
+import { cashflowRoutes } from './cashflow-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
@@ -88,5 +89,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(subscriptionRoutes(services));
   await app.register(customerMetricsRoutes(services));
   await app.register(reportRoutes(services));
+  await app.register(cashflowRoutes(services));
   return app;
 }

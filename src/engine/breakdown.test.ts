@@ -1,31 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CustomerView } from './account-snapshot.js';
+import { customerView } from '../../test/helpers/customer-view.js';
 import { breakdownMasks, breakdownValue, isBreakdown } from './breakdown.js';
 
-const customer = (id: string, extra: Partial<CustomerView>): CustomerView => ({
-  id,
-  dataSourceId: 'ds1',
-  name: null,
-  email: null,
-  createdDate: '2024-01-01T00:00:00.000Z',
-  trialStarted: null,
-  paidStarted: null,
-  cancelDate: null,
-  country: null,
-  state: null,
-  status: 'active',
-  cancelReason: null,
-  customVariables: {},
-  currency: 'usd',
-  firstPaidDay: null,
-  plans: [],
-  billingFreqs: [],
-  primaryPlan: null,
-  primaryBillingFreq: null,
-  segments: [],
-  movements: [],
-  ...extra,
-});
+const customer = customerView;
 
 describe('breakdowns', () => {
   const a = customer('a', {

@@ -8,7 +8,9 @@ import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
 import { createMetricsService } from './metrics-service.js';
 import { createReportQueries } from './report-context.js';
+import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
+import { createCashflowService } from './cashflow-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
@@ -22,6 +24,7 @@ export function createServices(store: Store, clock: Clock) {
   const fx = createFxService(store, clock);
   const metrics = createMetricsService(store, fx);
   const reportQuery = createReportQueries(store, clock, fx);
+  const reportInputs = createReportInputs(metrics, fx, reportQuery);
   return {
     store,
     clock,
@@ -34,7 +37,8 @@ export function createServices(store: Store, clock: Clock) {
     metrics,
     reportQuery,
     customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
-    reports: createReportsService(metrics, fx, reportQuery),
+    reports: createReportsService(reportInputs),
+    cashflow: createCashflowService(store, reportInputs),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),
     planGroups: createPlanGroupsService(store),

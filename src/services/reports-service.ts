@@ -1,6 +1,5 @@
 import { isBreakdown, breakdownMasks } from '../engine/breakdown.js';
-import { customerMask } from '../engine/customer-filter.js';
-import { type AccountSnapshot, attributesOn } from '../engine/account-snapshot.js';
+import type { AccountSnapshot } from '../engine/account-snapshot.js';
 import { dayNumber, dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
 import { type ListedMovement, listMovements } from '../engine/reports/movement-list.js';
@@ -10,9 +9,7 @@ import type { MovementKind } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
-import type { FxService } from './fx-service.js';
-import type { MetricsService } from './metrics-service.js';
-import type { ReportQueries } from './report-context.js';
+import type { ReportInputs } from './report-inputs.js';
 import type { RawReportParams, ReportQuery } from './report-query.js';
 
 export type MrrSeriesRow = MrrRow & { breakdown_value?: string | null };
@@ -98,14 +95,7 @@ function shiftRange(query: ReportQuery, compare: (typeof COMPARES)[number]): { f
 }
 
 /** The MRR reports of SPEC 4.6, each a pure engine function over the account snapshot. */
-export function createReportsService(metrics: MetricsService, fx: FxService, reportQuery: ReportQueries) {
-  async function prepare(accountId: string, raw: RawReportParams) {
-    const query = await reportQuery(accountId, raw);
-    const snapshot = await metrics.snapshot(accountId);
-    const customers = customerMask(attributesOn(snapshot, query.to), query.filters, query.to);
-    return { query, snapshot, customers, table: await fx.table() };
-  }
-
+export function createReportsService(prepare: ReportInputs) {
   function describe(snapshot: AccountSnapshot, movement: ListedMovement): MovementItem {
     const customer = snapshot.customers[movement.customerIndex]!;
     const label = `${movement.scheduled ? 'Scheduled ' : ''}${KIND_LABELS[movement.kind]}`;

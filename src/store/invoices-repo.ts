@@ -51,7 +51,8 @@ export interface InvoiceRow {
 const CHILD_OF_INVOICE =
   'c.account_id = i.account_id and c.data_source_id = i.data_source_id and c.invoice_id = i.invoice_id';
 
-const SELECT = `select i.invoice_id as id, i.data_source_id as data_source, i.customer_id, i.date, i.due_date,
+/** Invoices as `InvoiceRow`s; the caller adds `where`, always with `i.account_id`. */
+export const INVOICE_SELECT = `select i.invoice_id as id, i.data_source_id as data_source, i.customer_id, i.date, i.due_date,
   i.currency, i.status, i.number, i.description, i.payment_date, i.total as amount,
   coalesce((select json_agg(json_build_object('id', c.line_id, 'type', c.type, 'subscription_id', c.subscription_id,
       'plan_id', c.plan_id, 'description', c.description, 'amount', c.amount, 'quantity', c.quantity,
@@ -72,7 +73,7 @@ export function invoicesRepo(db: Queryable) {
   return {
     list(accountId: string, page: Page & { customerId?: string | undefined }): Promise<InvoiceRow[]> {
       return db.query<InvoiceRow>(
-        `${SELECT} where i.account_id = $1 and ($2::uuid is null or i.data_source_id = $2)
+        `${INVOICE_SELECT} where i.account_id = $1 and ($2::uuid is null or i.data_source_id = $2)
            and ($5::text is null or i.customer_id = $5)
          ${ORDER} limit $3 offset $4`,
         [accountId, page.dataSourceId ?? null, page.limit, page.offset, page.customerId ?? null],
@@ -82,7 +83,7 @@ export function invoicesRepo(db: Queryable) {
     getMany(accountId: string, keys: readonly RecordKey[]): Promise<InvoiceRow[]> {
       if (keys.length === 0) return Promise.resolve([]);
       return db.query<InvoiceRow>(
-        `${SELECT} join ${KEYS} on i.data_source_id = k.s and i.invoice_id = k.i where i.account_id = $1 ${ORDER}`,
+        `${INVOICE_SELECT} join ${KEYS} on i.data_source_id = k.s and i.invoice_id = k.i where i.account_id = $1 ${ORDER}`,
         [accountId, keysJson(keys)],
       );
     },

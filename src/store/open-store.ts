@@ -1,5 +1,6 @@
 import { accountsRepo } from './accounts-repo.js';
 import { apiKeysRepo } from './api-keys-repo.js';
+import { cashflowRepo } from './cashflow-repo.js';
 import { changesRepo } from './changes-repo.js';
 import { customersRepo } from './customers-repo.js';
 import { dataSourcesRepo } from './data-sources-repo.js';
@@ -33,6 +34,7 @@ export function repos(db: Queryable) {
     subscriptions: subscriptionsRepo(db),
     changes: changesRepo(db),
     metrics: metricsRepo(db),
+    cashflow: cashflowRepo(db),
   };
 }
 

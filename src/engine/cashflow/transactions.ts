@@ -1,0 +1,184 @@
+import type { CustomerView } from '../account-snapshot.js';
+import { dayString } from '../days.js';
+import type { FxTable } from '../fx-table.js';
+import type { Period } from '../periods.js';
+import { percentageChange } from '../reports/summary.js';
+import { roundCents } from '../rounding.js';
+import {
+  type CashflowInvoice,
+  type CashflowQuery,
+  type CashflowTransaction,
+  inSpan,
+  seriesPeriods,
+  toBase,
+} from './cashflow-data.js';
+import { type Summary, type ToDateLayout, toDateSummary } from './to-date.js';
+
+export interface TransactionsRow {
+  date: string;
+  end_date: string;
+  payments: number;
+  refund: number;
+  net_amount: number;
+  net_amount_change_pct: number | null;
+  payment_count: number;
+  refund_count: number;
+}
+
+export interface TransactionItem {
+  date: string;
+  transaction_id: string;
+  type: 'payment' | 'refund';
+  result: 'successful' | 'failed';
+  payment_method: string | null;
+  invoice_ref: string;
+  invoice_number: string | null;
+  customer_id: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  currency: string;
+  amount: number;
+  amount_base_currency: number;
+}
+
+/** Money in and money back: successful payments and refunds, unrounded cents of the base currency. */
+interface Flow {
+  payments: number;
+  refunds: number;
+  paymentCount: number;
+  refundCount: number;
+}
+
+const emptyFlow = (): Flow => ({ payments: 0, refunds: 0, paymentCount: 0, refundCount: 0 });
+
+function addTo(flow: Flow, transaction: CashflowTransaction, amountBase: number): void {
+  if (transaction.type === 'payment') {
+    flow.payments += amountBase;
+    flow.paymentCount += 1;
+  } else {
+    flow.refunds += amountBase;
+    flow.refundCount += 1;
+  }
+}
+
+/** Every successful transaction with the period index `slot` gives it (skipped when negative). */
+function collect(
+  invoices: readonly CashflowInvoice[],
+  query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'>,
+  fx: FxTable,
+  flows: Flow[],
+  slot: (day: number) => number,
+): void {
+  const convert = toBase(fx, query);
+  for (const invoice of invoices) {
+    for (const transaction of invoice.transactions) {
+      const index = transaction.successful ? slot(transaction.day) : -1;
+      if (index >= 0)
+        addTo(flows[index]!, transaction, convert(transaction.amount, invoice.currency, transaction.day));
+    }
+  }
+}
+
+/** Payments and refunds rounded once each; net is their difference, so the three always agree. */
+function rounded(flow: Flow) {
+  const payments = roundCents(flow.payments);
+  const refund = roundCents(flow.refunds);
+  return { payments, refund, net_amount: payments - refund };
+}
+
+/**
+ * Net cash per period (DESIGN 4.9): successful payments minus successful refunds, each dated
+ * by its transaction. The change is against the row before; the first row has none (null).
+ */
+export function transactionsReport(
+  invoices: readonly CashflowInvoice[],
+  query: CashflowQuery,
+  fx: FxTable,
+): TransactionsRow[] {
+  const { periods, indexOf } = seriesPeriods(query);
+  const flows = periods.map(emptyFlow);
+  collect(invoices, query, fx, flows, indexOf);
+  let previous: number | null = null;
+  return periods.map((period, index) => {
+    const flow = flows[index]!;
+    const figures = rounded(flow);
+    const row: TransactionsRow = {
+      date: dayString(period.start),
+      end_date: dayString(period.end),
+      ...figures,
+      net_amount_change_pct: percentageChange(figures.net_amount, previous),
+      payment_count: flow.paymentCount,
+      refund_count: flow.refundCount,
+    };
+    previous = figures.net_amount;
+    return row;
+  });
+}
+
+export const TRANSACTIONS_SUMMARY: ToDateLayout = {
+  spans: ['mtd', 'qtd', 'ytd'],
+  figures: ['payments', 'refunds', 'net_amount'],
+  percent: ['payments', 'refunds', 'net_amount'],
+  point: [],
+};
+
+/** Payments, refunds and net cash month, quarter and year to date, beside their twins. */
+export function transactionsSummary(
+  invoices: readonly CashflowInvoice[],
+  query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'> & { today: number },
+  fx: FxTable,
+): Summary {
+  return toDateSummary(query.today, TRANSACTIONS_SUMMARY, (span: Period) => {
+    const flows = [emptyFlow()];
+    collect(invoices, query, fx, flows, (day) => (inSpan(day, span) ? 0 : -1));
+    const { payments, refund, net_amount } = rounded(flows[0]!);
+    return { payments, refunds: refund, net_amount };
+  });
+}
+
+/**
+ * The transactions of the range that `keep` accepts, one item each, newest first, amounts in
+ * the invoice's currency and in the base currency (each rounded once).
+ */
+export function transactionItems(
+  invoices: readonly CashflowInvoice[],
+  customers: readonly CustomerView[],
+  query: CashflowQuery,
+  fx: FxTable,
+  keep: (transaction: CashflowTransaction) => boolean = () => true,
+): TransactionItem[] {
+  const convert = toBase(fx, query);
+  const items: { day: number; item: TransactionItem }[] = [];
+  for (const invoice of invoices) {
+    const customer = customers[invoice.customer]!;
+    for (const transaction of invoice.transactions) {
+      if (transaction.day < query.from || transaction.day > query.to || !keep(transaction)) continue;
+      items.push({
+        day: transaction.day,
+        item: {
+          date: dayString(transaction.day),
+          transaction_id: transaction.id,
+          type: transaction.type,
+          result: transaction.successful ? 'successful' : 'failed',
+          payment_method: transaction.paymentMethod,
+          invoice_ref: invoice.id,
+          invoice_number: invoice.number,
+          customer_id: customer.id,
+          customer_name: customer.name,
+          customer_email: customer.email,
+          currency: invoice.currency,
+          amount: transaction.amount,
+          amount_base_currency: roundCents(convert(transaction.amount, invoice.currency, transaction.day)),
+        },
+      });
+    }
+  }
+  return items
+    .sort(
+      (a, b) =>
+        b.day - a.day ||
+        a.item.invoice_ref.localeCompare(b.item.invoice_ref) ||
+        a.item.transaction_id.localeCompare(b.item.transaction_id),
+    )
+    .map(({ item }) => item);
+}

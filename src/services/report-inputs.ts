@@ -1,0 +1,21 @@
+import { attributesOn } from '../engine/account-snapshot.js';
+import { customerMask } from '../engine/customer-filter.js';
+import type { FxService } from './fx-service.js';
+import type { MetricsService } from './metrics-service.js';
+import type { ReportQueries } from './report-context.js';
+import type { RawReportParams } from './report-query.js';
+
+/**
+ * What every report starts from: the parsed query, the account snapshot, the customers the
+ * filters keep (null when there is no filter) and the exchange rates.
+ */
+export function createReportInputs(metrics: MetricsService, fx: FxService, reportQuery: ReportQueries) {
+  return async function reportInputs(accountId: string, raw: RawReportParams) {
+    const query = await reportQuery(accountId, raw);
+    const snapshot = await metrics.snapshot(accountId);
+    const customers = customerMask(attributesOn(snapshot, query.to), query.filters, query.to);
+    return { query, snapshot, customers, table: await fx.table() };
+  };
+}
+
+export type ReportInputs = ReturnType<typeof createReportInputs>;
