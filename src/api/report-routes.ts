@@ -70,8 +70,8 @@ const movementItem = z.object({
 });
 
 const activityItem = z.object({
-  source: z.enum(['mrr', 'scheduled']),
-  type: movementKind,
+  source: z.enum(['mrr', 'scheduled', 'payments']),
+  type: z.union([movementKind, z.literal('failed_payment')]),
   subtype: z.string().nullable(),
   date: z.string().describe('When the event was recorded'),
   effective_date: z.string().describe('When it takes effect; in the future for scheduled events'),
@@ -170,7 +170,7 @@ export function reportRoutes(services: Services): FastifyPluginAsyncZod {
           querystring: reportFilterQuery.extend({
             limit: intParam(1, 100, 30),
             days: intParam(1, 365, 30),
-            include_failed: flag('1').describe('Failed payments join the feed with the cashflow reports'),
+            include_failed: flag('1').describe('1 includes failed payments (subtype: their outcome)'),
             include_scheduled: flag('0'),
           }),
           response: {
@@ -180,11 +180,12 @@ export function reportRoutes(services: Services): FastifyPluginAsyncZod {
         },
       },
       (request) => {
-        const { limit, days, include_failed: _failed, include_scheduled, ...raw } = request.query;
-        return services.reports.latestActivity(authOf(request).accountId, raw, {
+        const { limit, days, include_failed, include_scheduled, ...raw } = request.query;
+        return services.activity.latest(authOf(request).accountId, raw, {
           limit,
           days,
           includeScheduled: include_scheduled === '1',
+          includeFailed: include_failed === '1',
         });
       },
     );

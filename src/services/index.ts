@@ -10,6 +10,7 @@ import { createMetricsService } from './metrics-service.js';
 import { createReportQueries } from './report-context.js';
 import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
+import { createActivityService } from './activity-service.js';
 import { createCashflowService } from './cashflow-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
@@ -25,6 +26,8 @@ export function createServices(store: Store, clock: Clock) {
   const metrics = createMetricsService(store, fx);
   const reportQuery = createReportQueries(store, clock, fx);
   const reportInputs = createReportInputs(metrics, fx, reportQuery);
+  const reports = createReportsService(reportInputs);
+  const cashflow = createCashflowService(store, reportInputs);
   return {
     store,
     clock,
@@ -37,8 +40,9 @@ export function createServices(store: Store, clock: Clock) {
     metrics,
     reportQuery,
     customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
-    reports: createReportsService(reportInputs),
-    cashflow: createCashflowService(store, reportInputs),
+    reports,
+    cashflow,
+    activity: createActivityService(reports, cashflow, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),
     planGroups: createPlanGroupsService(store),

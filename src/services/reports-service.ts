@@ -37,12 +37,12 @@ export interface MovementItem {
 }
 
 export interface ActivityItem {
-  source: 'mrr' | 'scheduled';
-  type: MovementKind;
+  source: 'mrr' | 'scheduled' | 'payments';
+  type: MovementKind | 'failed_payment';
   subtype: string | null;
   date: string;
   effective_date: string;
-  overdue_date: null;
+  overdue_date: string | null;
   customer_id: string;
   customer_name: string | null;
   customer_email: string | null;

@@ -236,6 +236,19 @@ describe.each(STORE_KINDS)('cashflow reports on %s', (kind) => {
     ]);
   });
 
+  it('puts failed payments in the latest-activity feed unless asked not to', async () => {
+    const feed = await get('/reports/latest-activity?days=60');
+    const failed = (feed.result as { type: string }[]).filter((item) => item.type === 'failed_payment');
+    expect(columns(failed, 'source', 'date', 'subtype', 'customer_id', 'amount')).toEqual([
+      ['payments', '2026-11-05', 'recovered', 'c_rec', 6000],
+      ['payments', '2026-10-15', 'churned', 'c_churn', 4000],
+    ]);
+    const dates = (feed.result as { date: string }[]).map((item) => item.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+    const without = await get('/reports/latest-activity?days=60&include_failed=0');
+    expect((without.result as { type: string }[]).some((item) => item.type === 'failed_payment')).toBe(false);
+  });
+
   it('summarises failed payments with every SPEC field, twins and changes', async () => {
     const body = await get('/reports/cashflow-failed-payments-summary');
     expect(body).toEqual({
