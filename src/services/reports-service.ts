@@ -8,6 +8,7 @@ import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth
 import { MOVEMENT_KINDS } from '../engine/snapshot.js';
 import type { MovementKind } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';
+import { knownSince } from '../engine/reports/scheduled.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
 import type { FxService } from './fx-service.js';
@@ -174,8 +175,7 @@ export function createReportsService(metrics: MetricsService, fx: FxService, rep
         .map((movement): ActivityItem & { order: number } => {
           const customer = snapshot.customers[movement.customerIndex]!;
           const future = movement.day > query.today;
-          // A plan for the future was recorded when the record says, else it is news today.
-          const known = future ? Math.min(movement.knownDay ?? query.today, query.today) : movement.day;
+          const known = future ? knownSince(movement.knownDay, query.today) : movement.day;
           return {
             order: known,
             source: future ? 'scheduled' : 'mrr',
