@@ -1,9 +1,7 @@
-import { isBreakdown, breakdownMasks } from '../engine/breakdown.js';
-import { customerMask } from '../engine/customer-filter.js';
-import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import { breakdownMasks } from '../engine/breakdown.js';
 import { dayNumber, dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
-import { type ListedMovement, listMovements } from '../engine/reports/movement-list.js';
+import { listMovements } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
 import { MOVEMENT_KINDS } from '../engine/snapshot.js';
 import type { MovementKind } from '../engine/types.js';
@@ -14,7 +12,9 @@ import { InvalidInputError } from './errors.js';
 import type { FxService } from './fx-service.js';
 import type { MetricsService } from './metrics-service.js';
 import type { ReportQueries } from './report-context.js';
-import type { RawReportParams, ReportQuery } from './report-query.js';
+import { movementItem, type MovementItem, sortMovements } from './movement-items.js';
+import { createReportPreparer } from './prepare-report.js';
+import { parseBreakdown, type RawReportParams, type ReportQuery } from './report-query.js';
 
 export type MrrSeriesRow = MrrRow & { breakdown_value?: string | null };
 
@@ -27,18 +27,6 @@ export interface MrrResponse {
 }
 
 export const COMPARES = ['last-period', 'last-year'] as const;
-
-export interface MovementItem {
-  date: string;
-  currency: string;
-  customer_id: string;
-  customer_name: string | null;
-  customer_email: string | null;
-  type: MovementKind;
-  mrr_change: number;
-  mrr_change_base_currency: number;
-  description: string;
-}
 
 export interface ActivityItem {
   source: 'mrr' | 'scheduled';
@@ -53,16 +41,6 @@ export interface ActivityItem {
   amount: number;
   currency: string;
 }
-
-const KIND_LABELS: Record<MovementKind, string> = {
-  new: 'New customer',
-  expansion: 'Expansion',
-  contraction: 'Contraction',
-  churn: 'Churn',
-  reactivation: 'Reactivation',
-};
-
-const major = (cents: number) => (cents / 100).toFixed(2);
 
 /** `types`/`type` parameters: movement kinds separated by commas or spaces. */
 function parseKinds(parameter: string, raw: string | undefined): Set<MovementKind> | null {
@@ -100,28 +78,7 @@ function shiftRange(query: ReportQuery, compare: (typeof COMPARES)[number]): { f
 
 /** The MRR reports of SPEC 4.6, each a pure engine function over the account snapshot. */
 export function createReportsService(metrics: MetricsService, fx: FxService, reportQuery: ReportQueries) {
-  async function prepare(accountId: string, raw: RawReportParams) {
-    const query = await reportQuery(accountId, raw);
-    const snapshot = await metrics.snapshot(accountId);
-    const customers = customerMask(snapshot.attributes, query.filters, query.to);
-    return { query, snapshot, customers, table: await fx.table() };
-  }
-
-  function describe(snapshot: AccountSnapshot, movement: ListedMovement): MovementItem {
-    const customer = snapshot.customers[movement.customerIndex]!;
-    const label = `${movement.scheduled ? 'Scheduled ' : ''}${KIND_LABELS[movement.kind]}`;
-    return {
-      date: dayString(movement.day),
-      currency: customer.currency,
-      customer_id: customer.id,
-      customer_name: customer.name,
-      customer_email: customer.email,
-      type: movement.kind,
-      mrr_change: movement.amount,
-      mrr_change_base_currency: movement.amountBase,
-      description: `${label}: MRR ${major(movement.before)} -> ${major(movement.after)} ${customer.currency.toUpperCase()}`,
-    };
-  }
+  const prepare = createReportPreparer(metrics, fx, reportQuery);
 
   return {
     async movementTable(
@@ -142,12 +99,10 @@ export function createReportsService(metrics: MetricsService, fx: FxService, rep
         },
         table,
       );
-      const direction = page.order === 'asc' ? 1 : -1;
-      const key = (movement: ListedMovement) => (page.sort === 'date' ? movement.day : movement.amountBase);
-      listed.sort((a, b) => (key(a) - key(b)) * direction || a.customerIndex - b.customerIndex);
+      sortMovements(listed, page);
       const list = listed
         .slice(page.offset, page.offset + page.limit)
-        .map((movement) => describe(snapshot, movement));
+        .map((movement) => movementItem(snapshot, movement));
       return { currency: query.baseCurrency, result: { count: list.length, list } };
     },
 
@@ -237,11 +192,7 @@ export function createReportsService(metrics: MetricsService, fx: FxService, rep
       raw: RawReportParams & { breakdown?: string; compare?: string; committed?: string },
     ): Promise<MrrResponse> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      if (raw.breakdown !== undefined && !isBreakdown(raw.breakdown)) {
-        throw new InvalidInputError(
-          `Invalid query parameter "breakdown": unknown dimension "${raw.breakdown}"`,
-        );
-      }
+      const breakdown = parseBreakdown(raw.breakdown);
       if (raw.compare !== undefined && !(COMPARES as readonly string[]).includes(raw.compare)) {
         throw new InvalidInputError(`Invalid query parameter "compare": expected ${COMPARES.join(' or ')}`);
       }
@@ -256,11 +207,11 @@ export function createReportsService(metrics: MetricsService, fx: FxService, rep
         customers,
       };
       const response: MrrResponse = { currency: query.baseCurrency, result: [] };
-      if (raw.breakdown === undefined) {
+      if (breakdown === undefined) {
         response.result = mrrReport(snapshot.movements, base, table);
       } else {
-        response.breakdown = raw.breakdown;
-        response.result = breakdownMasks(snapshot.customers, raw.breakdown, customers)
+        response.breakdown = breakdown;
+        response.result = breakdownMasks(snapshot.customers, breakdown, customers)
           .flatMap(({ value, customers: group }) =>
             mrrReport(snapshot.movements, { ...base, customers: group }, table).map((row) => ({
               ...row,
