@@ -13,6 +13,8 @@ import { registerCsvParser } from './csv-body.js';
 import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { reportRoutes } from './report-routes.js';
+import { scheduledRoutes } from './scheduled-routes.js';
+import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
@@ -88,5 +90,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(subscriptionRoutes(services));
   await app.register(customerMetricsRoutes(services));
   await app.register(reportRoutes(services));
+  await app.register(scheduledRoutes(services));
+  await app.register(customVariablesRoutes(services));
   return app;
 }

@@ -9,6 +9,9 @@ import { createInvoicesService } from './invoices-service.js';
 import { createMetricsService } from './metrics-service.js';
 import { createReportQueries } from './report-context.js';
 import { createReportsService } from './reports-service.js';
+import { createReportPreparer } from './prepare-report.js';
+import { createScheduledReportsService } from './scheduled-reports-service.js';
+import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
@@ -35,6 +38,8 @@ export function createServices(store: Store, clock: Clock) {
     reportQuery,
     customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
     reports: createReportsService(metrics, fx, reportQuery),
+    scheduledReports: createScheduledReportsService(createReportPreparer(metrics, fx, reportQuery)),
+    customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),
     planGroups: createPlanGroupsService(store),
