@@ -48,20 +48,27 @@ export interface ListOrder {
   order: 'asc' | 'desc';
 }
 
+/** Groups in text order, the group of no value (null) last. */
+function compareGroups(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  return b === null ? -1 : a.localeCompare(b);
+}
+
 /**
- * Sorts movements in place by day or by base-currency amount, after `groupOf` when given (the
- * groups in text order); ties go by customer, so pages of one list never overlap.
+ * Sorts movements in place by day or by base-currency amount, after `groupOf` when given;
+ * ties go by customer, so pages of one list never overlap.
  */
 export function sortMovements(
   listed: ListedMovement[],
   { sort, order }: ListOrder,
-  groupOf: (movement: ListedMovement) => string = () => '',
+  groupOf: (movement: ListedMovement) => string | null = () => null,
 ): void {
   const direction = order === 'asc' ? 1 : -1;
   const key = (movement: ListedMovement) => (sort === 'date' ? movement.day : movement.amountBase);
   listed.sort(
     (a, b) =>
-      groupOf(a).localeCompare(groupOf(b)) ||
+      compareGroups(groupOf(a), groupOf(b)) ||
       (key(a) - key(b)) * direction ||
       a.customerIndex - b.customerIndex,
   );

@@ -73,8 +73,8 @@ export function createScheduledReportsService(prepare: PrepareReport) {
       // order, those without a value last.
       sortMovements(listed, listOrder, (movement) =>
         breakdown === undefined
-          ? ''
-          : (breakdownValue(snapshot.customers[movement.customerIndex]!, breakdown) ?? '\uffff'),
+          ? null
+          : breakdownValue(snapshot.customers[movement.customerIndex]!, breakdown),
       );
       return { result: { list: listed.map((movement) => movementItem(snapshot, movement)) } };
     },

@@ -245,6 +245,15 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
           ['2027-03-10', 'c_gb', -1000],
         ],
       ],
+      // By plan: basic, euro, and c_gb's record without a plan last.
+      [
+        '?breakdown=plan&order=desc',
+        [
+          ['2026-12-15', 'c_us', -8000],
+          ['2027-01-15', 'c_de', -12500],
+          ['2027-03-10', 'c_gb', -1000],
+        ],
+      ],
       ['?customer=c_gb', [['2027-03-10', 'c_gb', -1000]]],
       ['?region=eu', [['2027-01-15', 'c_de', -12500]]],
       ['?industry=Software', [['2026-12-15', 'c_us', -8000]]],
