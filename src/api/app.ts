@@ -14,6 +14,8 @@ import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { cashflowRoutes } from './cashflow-routes.js';
+import { scheduledRoutes } from './scheduled-routes.js';
+import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
@@ -90,5 +92,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(customerMetricsRoutes(services));
   await app.register(reportRoutes(services));
   await app.register(cashflowRoutes(services));
+  await app.register(scheduledRoutes(services));
+  await app.register(customVariablesRoutes(services));
   return app;
 }

@@ -6,10 +6,16 @@ import type { Services } from '../services/index.js';
 import { COMPARES } from '../services/reports-service.js';
 import { authOf } from './auth.js';
 import { pageQuery } from './data-schemas.js';
-import { reportFilterQuery, reportRangeQuery } from './report-schemas.js';
-import { authErrors, errorSchema } from './schemas.js';
+import {
+  cents,
+  intParam,
+  movementItem,
+  movementKind,
+  reportErrors,
+  reportFilterQuery,
+  reportRangeQuery,
+} from './report-schemas.js';
 
-const cents = z.number().int();
 const nullableRatio = z.number().nullable().describe('null when the denominator is 0');
 
 const mrrRow = z.object({
@@ -46,28 +52,7 @@ const summaryFields: Record<string, z.ZodNullable<z.ZodNumber>> = Object.fromEnt
   ]),
 );
 
-const reportErrors = { 400: errorSchema, ...authErrors } as const;
-const movementKind = z.enum(['new', 'expansion', 'contraction', 'churn', 'reactivation']);
-const intParam = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number()
-    .int('must be an integer')
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`)
-    .default(fallback);
 const flag = (fallback: '0' | '1') => z.enum(['0', '1'], { error: 'must be 0 or 1' }).default(fallback);
-
-const movementItem = z.object({
-  date: z.string(),
-  currency: z.string().describe("The customer's currency"),
-  customer_id: z.string(),
-  customer_name: z.string().nullable(),
-  customer_email: z.string().nullable(),
-  type: movementKind,
-  mrr_change: cents.describe("Cents of the customer's currency"),
-  mrr_change_base_currency: cents,
-  description: z.string(),
-});
 
 const activityItem = z.object({
   source: z.enum(['mrr', 'scheduled', 'payments']),

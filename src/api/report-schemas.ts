@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authErrors, errorSchema } from './schemas.js';
 
 const multi = (what: string) => z.string().optional().describe(`${what}; space-separated, ~x excludes x`);
 
@@ -34,3 +35,30 @@ export const reportRangeQuery = reportFilterQuery.extend({
     .optional()
     .describe('true converts every amount at the rate of the last day of the range'),
 });
+
+export const reportErrors = { 400: errorSchema, ...authErrors } as const;
+
+export const cents = z.number().int();
+
+export const movementKind = z.enum(['new', 'expansion', 'contraction', 'churn', 'reactivation']);
+
+export const movementItem = z.object({
+  date: z.string(),
+  currency: z.string().describe("The customer's currency"),
+  customer_id: z.string(),
+  customer_name: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  type: movementKind,
+  mrr_change: cents.describe("Cents of the customer's currency"),
+  mrr_change_base_currency: cents,
+  description: z.string(),
+});
+
+/** An integer query parameter within `[min, max]`, `fallback` when absent. */
+export const intParam = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number()
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);

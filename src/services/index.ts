@@ -12,6 +12,8 @@ import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
 import { createActivityService } from './activity-service.js';
 import { createCashflowService } from './cashflow-service.js';
+import { createScheduledReportsService } from './scheduled-reports-service.js';
+import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
@@ -43,6 +45,8 @@ export function createServices(store: Store, clock: Clock) {
     reports,
     cashflow,
     activity: createActivityService(reports, cashflow, clock),
+    scheduledReports: createScheduledReportsService(reportInputs),
+    customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),
     planGroups: createPlanGroupsService(store),

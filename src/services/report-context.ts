@@ -18,7 +18,7 @@ export function createReportQueries(store: Store, clock: Clock, fx: FxService) {
   return async function reportQuery(
     accountId: string,
     raw: RawReportParams,
-    defaultRangeDays = 365,
+    defaultRange: { days: number; ahead: boolean } = { days: 365, ahead: false },
   ): Promise<ReportQuery> {
     const account = await store.accounts.get(accountId);
     if (!account) throw new NotFoundError(`Account ${accountId} not found`);
@@ -26,7 +26,8 @@ export function createReportQueries(store: Store, clock: Clock, fx: FxService) {
     return buildReportQuery(raw, {
       today: today(clock),
       baseCurrency: account.base_currency,
-      defaultRangeDays,
+      defaultRangeDays: defaultRange.days,
+      defaultRangeAhead: defaultRange.ahead,
       currency: (code) => (table.has(code.toLowerCase()) ? code.toLowerCase() : undefined),
       country: normaliseCountry,
       async plansOfGroups(groupIds) {

@@ -10,8 +10,13 @@ import type { RawReportParams } from './report-query.js';
  * filters keep (null when there is no filter) and the exchange rates.
  */
 export function createReportInputs(metrics: MetricsService, fx: FxService, reportQuery: ReportQueries) {
-  return async function reportInputs(accountId: string, raw: RawReportParams) {
-    const query = await reportQuery(accountId, raw);
+  return async function reportInputs(
+    accountId: string,
+    raw: RawReportParams,
+    defaultRange?: Parameters<ReportQueries>[2],
+  ) {
+    // The query first: a bad parameter fails before any data is loaded.
+    const query = await reportQuery(accountId, raw, defaultRange);
     const snapshot = await metrics.snapshot(accountId);
     const customers = customerMask(attributesOn(snapshot, query.to), query.filters, query.to);
     return { query, snapshot, customers, table: await fx.table() };

@@ -1,6 +1,7 @@
+import { isBreakdown } from '../engine/breakdown.js';
 import type { Filter, FilterDimension } from '../engine/customer-filter.js';
 import { dayNumber } from '../engine/days.js';
-import type { Interval } from '../engine/periods.js';
+import { type Interval, nextPeriodStart, type Period, periodStart } from '../engine/periods.js';
 import { REGIONS } from '../engine/regions.js';
 import { InvalidInputError } from './errors.js';
 
@@ -31,6 +32,8 @@ export interface ReportQueryContext {
   plansOfGroups(groupIds: readonly string[]): Promise<string[]>;
   /** Days back from today that the range covers when `date` is absent. */
   defaultRangeDays: number;
+  /** Whether that default instead runs from tomorrow ahead: reports of what is scheduled. */
+  defaultRangeAhead?: boolean;
 }
 
 export type RawReportParams = Readonly<Record<string, string | undefined>>;
@@ -43,7 +46,11 @@ function invalid(parameter: string, message: string): InvalidInputError {
 }
 
 function parseRange(raw: string | undefined, context: ReportQueryContext): [number, number] {
-  if (raw === undefined || raw === '') return [context.today - context.defaultRangeDays, context.today];
+  if (raw === undefined || raw === '') {
+    return context.defaultRangeAhead
+      ? [context.today + 1, context.today + context.defaultRangeDays]
+      : [context.today - context.defaultRangeDays, context.today];
+  }
   const match = RANGE.exec(raw);
   const parse = (y?: string, m?: string, d?: string) => {
     try {
@@ -189,4 +196,24 @@ export async function buildReportQuery(
     fixFx: parseBoolean('fix_fx', raw.fix_fx),
     filters,
   };
+}
+
+/** A `breakdown` parameter: a dimension of engine/breakdown.ts, or undefined when absent. */
+export function parseBreakdown(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!isBreakdown(raw)) throw invalid('breakdown', `unknown dimension "${raw}"`);
+  return raw;
+}
+
+/** The whole period of `interval` holding a `selected-date` (YYYY-MM-DD), or null without one. */
+export function parseSelectedPeriod(raw: string | undefined, interval: Interval): Period | null {
+  if (raw === undefined || raw === '') return null;
+  let day: number;
+  try {
+    day = dayNumber(raw);
+  } catch {
+    throw invalid('selected-date', 'expected a real date YYYY-MM-DD');
+  }
+  const start = periodStart(day, interval);
+  return { start, end: nextPeriodStart(start, interval) - 1 };
 }

@@ -1,16 +1,17 @@
-import { isBreakdown, breakdownMasks } from '../engine/breakdown.js';
-import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import { breakdownMasks } from '../engine/breakdown.js';
 import { dayNumber, dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
-import { type ListedMovement, listMovements } from '../engine/reports/movement-list.js';
+import { listMovements } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
 import { MOVEMENT_KINDS } from '../engine/snapshot.js';
 import type { MovementKind } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';
+import { knownSince } from '../engine/reports/scheduled.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
+import { movementItem, type MovementItem, sortMovements } from './movement-items.js';
 import type { ReportInputs } from './report-inputs.js';
-import type { RawReportParams, ReportQuery } from './report-query.js';
+import { parseBreakdown, type RawReportParams, type ReportQuery } from './report-query.js';
 
 export type MrrSeriesRow = MrrRow & { breakdown_value?: string | null };
 
@@ -23,18 +24,6 @@ export interface MrrResponse {
 }
 
 export const COMPARES = ['last-period', 'last-year'] as const;
-
-export interface MovementItem {
-  date: string;
-  currency: string;
-  customer_id: string;
-  customer_name: string | null;
-  customer_email: string | null;
-  type: MovementKind;
-  mrr_change: number;
-  mrr_change_base_currency: number;
-  description: string;
-}
 
 export interface ActivityItem {
   source: 'mrr' | 'scheduled' | 'payments';
@@ -49,16 +38,6 @@ export interface ActivityItem {
   amount: number;
   currency: string;
 }
-
-const KIND_LABELS: Record<MovementKind, string> = {
-  new: 'New customer',
-  expansion: 'Expansion',
-  contraction: 'Contraction',
-  churn: 'Churn',
-  reactivation: 'Reactivation',
-};
-
-const major = (cents: number) => (cents / 100).toFixed(2);
 
 /** `types`/`type` parameters: movement kinds separated by commas or spaces. */
 function parseKinds(parameter: string, raw: string | undefined): Set<MovementKind> | null {
@@ -96,22 +75,6 @@ function shiftRange(query: ReportQuery, compare: (typeof COMPARES)[number]): { f
 
 /** The MRR reports of SPEC 4.6, each a pure engine function over the account snapshot. */
 export function createReportsService(prepare: ReportInputs) {
-  function describe(snapshot: AccountSnapshot, movement: ListedMovement): MovementItem {
-    const customer = snapshot.customers[movement.customerIndex]!;
-    const label = `${movement.scheduled ? 'Scheduled ' : ''}${KIND_LABELS[movement.kind]}`;
-    return {
-      date: dayString(movement.day),
-      currency: customer.currency,
-      customer_id: customer.id,
-      customer_name: customer.name,
-      customer_email: customer.email,
-      type: movement.kind,
-      mrr_change: movement.amount,
-      mrr_change_base_currency: movement.amountBase,
-      description: `${label}: MRR ${major(movement.before)} -> ${major(movement.after)} ${customer.currency.toUpperCase()}`,
-    };
-  }
-
   return {
     async movementTable(
       accountId: string,
@@ -131,12 +94,10 @@ export function createReportsService(prepare: ReportInputs) {
         },
         table,
       );
-      const direction = page.order === 'asc' ? 1 : -1;
-      const key = (movement: ListedMovement) => (page.sort === 'date' ? movement.day : movement.amountBase);
-      listed.sort((a, b) => (key(a) - key(b)) * direction || a.customerIndex - b.customerIndex);
+      sortMovements(listed, page);
       const list = listed
         .slice(page.offset, page.offset + page.limit)
-        .map((movement) => describe(snapshot, movement));
+        .map((movement) => movementItem(snapshot, movement));
       return { currency: query.baseCurrency, result: { count: list.length, list } };
     },
 
@@ -164,8 +125,7 @@ export function createReportsService(prepare: ReportInputs) {
         .map((movement): ActivityItem & { order: number } => {
           const customer = snapshot.customers[movement.customerIndex]!;
           const future = movement.day > query.today;
-          // A plan for the future was recorded when the record says, else it is news today.
-          const known = future ? Math.min(movement.knownDay ?? query.today, query.today) : movement.day;
+          const known = future ? knownSince(movement.knownDay, query.today) : movement.day;
           return {
             order: known,
             source: future ? 'scheduled' : 'mrr',
@@ -227,11 +187,7 @@ export function createReportsService(prepare: ReportInputs) {
       raw: RawReportParams & { breakdown?: string; compare?: string; committed?: string },
     ): Promise<MrrResponse> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      if (raw.breakdown !== undefined && !isBreakdown(raw.breakdown)) {
-        throw new InvalidInputError(
-          `Invalid query parameter "breakdown": unknown dimension "${raw.breakdown}"`,
-        );
-      }
+      const breakdown = parseBreakdown(raw.breakdown);
       if (raw.compare !== undefined && !(COMPARES as readonly string[]).includes(raw.compare)) {
         throw new InvalidInputError(`Invalid query parameter "compare": expected ${COMPARES.join(' or ')}`);
       }
@@ -246,11 +202,11 @@ export function createReportsService(prepare: ReportInputs) {
         customers,
       };
       const response: MrrResponse = { currency: query.baseCurrency, result: [] };
-      if (raw.breakdown === undefined) {
+      if (breakdown === undefined) {
         response.result = mrrReport(snapshot.movements, base, table);
       } else {
-        response.breakdown = raw.breakdown;
-        response.result = breakdownMasks(snapshot.customers, raw.breakdown, customers)
+        response.breakdown = breakdown;
+        response.result = breakdownMasks(snapshot.customers, breakdown, customers)
           .flatMap(({ value, customers: group }) =>
             mrrReport(snapshot.movements, { ...base, customers: group }, table).map((row) => ({
               ...row,

@@ -3,6 +3,8 @@ import { dayNumber as d } from '../../src/engine/days.js';
 import { REGIONS } from '../../src/engine/regions.js';
 import {
   buildReportQuery,
+  parseBreakdown,
+  parseSelectedPeriod,
   type RawReportParams,
   type ReportQueryContext,
 } from '../../src/services/report-query.js';
@@ -123,5 +125,45 @@ describe('buildReportQuery', () => {
     [{ age: 'young' }, 'Invalid query parameter "age": "young" is not a month range like 0-6 or 12-'],
   ] as [RawReportParams, string][])('rejects %j', async (raw, message) => {
     await expect(build(raw)).rejects.toThrow(message);
+  });
+});
+
+describe('default range ahead', () => {
+  it('runs from tomorrow for the given days, for reports of what is scheduled', async () => {
+    const query = await buildReportQuery({}, { ...context, defaultRangeAhead: true });
+    expect([query.from, query.to]).toEqual([d('2026-11-24'), d('2027-11-23')]);
+  });
+});
+
+describe('parseBreakdown', () => {
+  it('accepts the dimensions and custom_<key>, and names the parameter otherwise', () => {
+    expect(parseBreakdown(undefined)).toBeUndefined();
+    expect(parseBreakdown('plan')).toBe('plan');
+    expect(parseBreakdown('custom_segment')).toBe('custom_segment');
+    expect(() => parseBreakdown('colour')).toThrow(
+      'Invalid query parameter "breakdown": unknown dimension "colour"',
+    );
+  });
+});
+
+describe('parseSelectedPeriod', () => {
+  it('is the whole period of the interval holding the day', () => {
+    expect(parseSelectedPeriod(undefined, 'month')).toBeNull();
+    expect(parseSelectedPeriod('2026-11-23', 'month')).toEqual({
+      start: d('2026-11-01'),
+      end: d('2026-11-30'),
+    });
+    // Nov 23 2026 is a Monday.
+    expect(parseSelectedPeriod('2026-11-29', 'week')).toEqual({
+      start: d('2026-11-23'),
+      end: d('2026-11-29'),
+    });
+    expect(parseSelectedPeriod('2026-02-10', 'quarter')).toEqual({
+      start: d('2026-01-01'),
+      end: d('2026-03-31'),
+    });
+    expect(() => parseSelectedPeriod('2026-02-30', 'day')).toThrow(
+      'Invalid query parameter "selected-date": expected a real date YYYY-MM-DD',
+    );
   });
 });

@@ -4,6 +4,18 @@ import type { Snapshot } from '../snapshot.js';
 import { totalsOn } from './totals.js';
 
 export const SUMMARY_OFFSETS = [30, 60, 180, 365] as const;
+/** Field suffixes of a summary, in the order of `summaryDays`. */
+export const SUMMARY_SUFFIXES = ['current', ...SUMMARY_OFFSETS.map(String)] as const;
+
+/** Today and the days 30, 60, 180 and 365 days before it, in the order of SUMMARY_SUFFIXES. */
+export function summaryDays(today: number): number[] {
+  return [today, ...SUMMARY_OFFSETS.map((offset) => today - offset)];
+}
+
+/** `{<metric>_current, <metric>_30, ...}` from values in the order of `summaryDays`. */
+export function summaryFields<T>(metric: string, values: readonly T[]): Record<string, T> {
+  return Object.fromEntries(SUMMARY_SUFFIXES.map((suffix, index) => [`${metric}_${suffix}`, values[index]!]));
+}
 const METRICS = ['mrr', 'arr', 'subscribers', 'arpa'] as const;
 
 export interface SummaryQuery {
@@ -14,6 +26,22 @@ export interface SummaryQuery {
 }
 
 export type Summary = Record<string, number | null>;
+
+/**
+ * `<metric>_current`, `<metric>_30`, ... from a figure computed as it stood on each summary day,
+ * converted at that day's rates, or all at today's with fixFx.
+ */
+export function asOfSummary(
+  metric: string,
+  query: { today: number; fixFx: boolean },
+  valueOn: (day: number, rateDay: number) => number,
+): Record<string, number> {
+  const days = summaryDays(query.today);
+  return summaryFields(
+    metric,
+    days.map((day) => valueOn(day, query.fixFx ? query.today : day)),
+  );
+}
 
 /** Percentage change from `past` to `now`, two decimals; null when there is nothing to compare with. */
 export function percentageChange(now: number | null, past: number | null): number | null {
@@ -26,10 +54,9 @@ export function percentageChange(now: number | null, past: number | null): numbe
  * subscribers, ARPA = MRR / subscribers (null without subscribers), with percentage changes.
  */
 export function summaryReport(snapshot: Snapshot, query: SummaryQuery, fx: FxTable): Summary {
-  const days = [query.today, ...SUMMARY_OFFSETS.map((offset) => query.today - offset)];
   const totals = totalsOn(
     snapshot,
-    days,
+    summaryDays(query.today),
     {
       baseCurrency: query.baseCurrency,
       customers: query.customers,
@@ -44,11 +71,14 @@ export function summaryReport(snapshot: Snapshot, query: SummaryQuery, fx: FxTab
     arpa: subscribers === 0 ? null : roundCents(mrr / subscribers),
   }));
   const summary: Summary = {};
-  const suffixes = ['current', ...SUMMARY_OFFSETS.map(String)];
   for (const metric of METRICS) {
-    suffixes.forEach((suffix, index) => {
-      summary[`${metric}_${suffix}`] = values[index]![metric];
-    });
+    Object.assign(
+      summary,
+      summaryFields(
+        metric,
+        values.map((value) => value[metric]),
+      ),
+    );
   }
   for (const metric of METRICS) {
     SUMMARY_OFFSETS.forEach((offset, index) => {

@@ -20,6 +20,25 @@ const NEW = MOVEMENT_KINDS.indexOf('new');
 const REACTIVATION = MOVEMENT_KINDS.indexOf('reactivation');
 const CHURN = MOVEMENT_KINDS.indexOf('churn');
 
+/**
+ * Amounts summed per currency (indexed like `snapshot.currencies`) in whole cents of the base
+ * currency at the rate of `day`: converted per currency and rounded once, so a total never
+ * carries one rounding per customer.
+ */
+export function convertSums(
+  byCurrency: Float64Array,
+  snapshot: Snapshot,
+  baseCurrency: string,
+  day: number,
+  fx: FxTable,
+): number {
+  let total = 0;
+  byCurrency.forEach((amount, currency) => {
+    if (amount !== 0) total += fx.convert(amount, snapshot.currencies[currency]!, baseCurrency, day);
+  });
+  return roundCents(total);
+}
+
 /** MRR and subscribers on each of `days` (any order), in one pass over the movements. */
 export function totalsOn(
   snapshot: Snapshot,
@@ -41,17 +60,8 @@ export function totalsOn(
       if (kind === NEW || kind === REACTIVATION) subscribers += 1;
       else if (kind === CHURN) subscribers -= 1;
     }
-    let mrr = 0;
-    byCurrency.forEach((amount, currency) => {
-      if (amount !== 0)
-        mrr += fx.convert(
-          amount,
-          snapshot.currencies[currency]!,
-          query.baseCurrency,
-          query.fixedRateDay ?? day,
-        );
-    });
-    results[index] = { mrr: roundCents(mrr), subscribers };
+    const mrr = convertSums(byCurrency, snapshot, query.baseCurrency, query.fixedRateDay ?? day, fx);
+    results[index] = { mrr, subscribers };
   }
   return results;
 }

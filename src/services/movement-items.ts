@@ -1,0 +1,75 @@
+import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import { dayString } from '../engine/days.js';
+import type { ListedMovement } from '../engine/reports/movement-list.js';
+import type { MovementKind } from '../engine/types.js';
+
+/** A movement as the movement lists of SPEC 4.6 show it. */
+export interface MovementItem {
+  date: string;
+  currency: string;
+  customer_id: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  type: MovementKind;
+  mrr_change: number;
+  mrr_change_base_currency: number;
+  description: string;
+}
+
+const KIND_LABELS: Record<MovementKind, string> = {
+  new: 'New customer',
+  expansion: 'Expansion',
+  contraction: 'Contraction',
+  churn: 'Churn',
+  reactivation: 'Reactivation',
+};
+
+const major = (cents: number) => (cents / 100).toFixed(2);
+
+/** One listed movement with its customer, and a line such as `Churn: MRR 80.00 -> 0.00 USD`. */
+export function movementItem(snapshot: AccountSnapshot, movement: ListedMovement): MovementItem {
+  const customer = snapshot.customers[movement.customerIndex]!;
+  const label = `${movement.scheduled ? 'Scheduled ' : ''}${KIND_LABELS[movement.kind]}`;
+  return {
+    date: dayString(movement.day),
+    currency: customer.currency,
+    customer_id: customer.id,
+    customer_name: customer.name,
+    customer_email: customer.email,
+    type: movement.kind,
+    mrr_change: movement.amount,
+    mrr_change_base_currency: movement.amountBase,
+    description: `${label}: MRR ${major(movement.before)} -> ${major(movement.after)} ${customer.currency.toUpperCase()}`,
+  };
+}
+
+export interface ListOrder {
+  sort: 'date' | 'mrr_change';
+  order: 'asc' | 'desc';
+}
+
+/** Groups in text order, the group of no value (null) last. */
+function compareGroups(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  return b === null ? -1 : a.localeCompare(b);
+}
+
+/**
+ * Sorts movements in place by day or by base-currency amount, after `groupOf` when given;
+ * ties go by customer, so pages of one list never overlap.
+ */
+export function sortMovements(
+  listed: ListedMovement[],
+  { sort, order }: ListOrder,
+  groupOf: (movement: ListedMovement) => string | null = () => null,
+): void {
+  const direction = order === 'asc' ? 1 : -1;
+  const key = (movement: ListedMovement) => (sort === 'date' ? movement.day : movement.amountBase);
+  listed.sort(
+    (a, b) =>
+      compareGroups(groupOf(a), groupOf(b)) ||
+      (key(a) - key(b)) * direction ||
+      a.customerIndex - b.customerIndex,
+  );
+}

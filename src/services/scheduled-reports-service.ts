@@ -1,0 +1,113 @@
+import { breakdownMasks, breakdownValue } from '../engine/breakdown.js';
+import type { Interval } from '../engine/periods.js';
+import { cmrrSummary } from '../engine/reports/cmrr-summary.js';
+import { scheduledChurnMovements } from '../engine/reports/scheduled-churn-movements.js';
+import { type ScheduledChurnRow, scheduledChurnSeries } from '../engine/reports/scheduled-churn-series.js';
+import { scheduledChurnSummary } from '../engine/reports/scheduled-churn-summary.js';
+import { OPEN_END } from '../engine/types.js';
+import { InvalidInputError } from './errors.js';
+import { type ListOrder, movementItem, type MovementItem, sortMovements } from './movement-items.js';
+import type { ReportInputs } from './report-inputs.js';
+import { parseBreakdown, parseSelectedPeriod, type RawReportParams } from './report-query.js';
+
+/** `selected-type` values and the period each one selects. */
+export const SELECTED_TYPES: Record<string, Interval> = {
+  day_churn: 'day',
+  week_churn: 'week',
+  month_churn: 'month',
+  quarter_churn: 'quarter',
+  year_churn: 'year',
+};
+
+export interface ScheduledMovementsParams {
+  'selected-date'?: string | undefined;
+  'selected-type'?: string | undefined;
+  breakdown?: string | undefined;
+  'breakdown-value'?: string | undefined;
+}
+
+/** A series of what is scheduled runs, without `date`, over the next 365 days from tomorrow. */
+const AHEAD = { days: 365, ahead: true };
+
+/** Scheduled churn and committed MRR (SPEC 4.6, DESIGN 4.6), pure engine functions over the snapshot. */
+export function createScheduledReportsService(prepare: ReportInputs) {
+  return {
+    async churnScheduledMovements(
+      accountId: string,
+      raw: RawReportParams & ScheduledMovementsParams,
+      listOrder: ListOrder,
+    ): Promise<{ result: { list: MovementItem[] } }> {
+      const breakdown = parseBreakdown(raw.breakdown);
+      const wanted = raw['breakdown-value'];
+      if (wanted !== undefined && breakdown === undefined) {
+        throw new InvalidInputError('Invalid query parameter "breakdown-value": needs "breakdown"');
+      }
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const selectedType = raw['selected-type'];
+      const interval = selectedType === undefined ? query.interval : SELECTED_TYPES[selectedType];
+      if (interval === undefined) {
+        throw new InvalidInputError(
+          `Invalid query parameter "selected-type": expected one of ${Object.keys(SELECTED_TYPES).join(', ')}`,
+        );
+      }
+      const period = parseSelectedPeriod(raw['selected-date'], interval);
+      const kept =
+        breakdown === undefined || wanted === undefined
+          ? customers
+          : (breakdownMasks(snapshot.customers, breakdown, customers).find((group) => group.value === wanted)
+              ?.customers ?? new Uint8Array(snapshot.customers.length));
+      const listed = scheduledChurnMovements(
+        snapshot,
+        {
+          today: query.today,
+          from: period?.start ?? query.today + 1,
+          to: period?.end ?? OPEN_END,
+          baseCurrency: query.baseCurrency,
+          // One rate for the whole list: the end of the period, or today's (the latest known) for all.
+          fixedRateDay: query.fixFx ? (period?.end ?? query.today) : null,
+          customers: kept,
+        },
+        table,
+      );
+      // With a breakdown but no value to keep, the items of one value come together, in value
+      // order, those without a value last.
+      sortMovements(listed, listOrder, (movement) =>
+        breakdown === undefined
+          ? null
+          : breakdownValue(snapshot.customers[movement.customerIndex]!, breakdown),
+      );
+      return { result: { list: listed.map((movement) => movementItem(snapshot, movement)) } };
+    },
+
+    async churnScheduled(
+      accountId: string,
+      raw: RawReportParams,
+    ): Promise<{ currency: string; result: ScheduledChurnRow[] }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw, AHEAD);
+      const result = scheduledChurnSeries(snapshot.movements, { ...query, customers }, table);
+      return { currency: query.baseCurrency, result };
+    },
+
+    async churnScheduledSummary(
+      accountId: string,
+      raw: RawReportParams,
+    ): Promise<{ currency: string; summary: Record<string, number> }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const summary = scheduledChurnSummary(snapshot.movements, { ...query, customers }, table);
+      return { currency: query.baseCurrency, summary };
+    },
+
+    async cmrrSummary(
+      accountId: string,
+      raw: RawReportParams,
+    ): Promise<{ currency: string; summary: Record<string, number> }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      return {
+        currency: query.baseCurrency,
+        summary: cmrrSummary(snapshot.movements, { ...query, customers }, table),
+      };
+    },
+  };
+}
+
+export type ScheduledReportsService = ReturnType<typeof createScheduledReportsService>;
