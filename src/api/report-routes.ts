@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BREAKDOWNS } from '../engine/breakdown.js';
+import { TOP_COUNTS } from '../engine/reports/concentration.js';
 import { SUMMARY_OFFSETS } from '../engine/reports/summary.js';
 import type { Services } from '../services/index.js';
 import { COMPARES } from '../services/reports-service.js';
@@ -71,6 +72,60 @@ const activityItem = z.object({
 export function reportRoutes(services: Services): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['Reports'];
+
+    app.get(
+      '/reports/customer-concentration',
+      {
+        schema: {
+          tags,
+          summary: 'Paying customers ranked by MRR, with their shares and the top-customer concentration',
+          querystring: reportFilterQuery.extend({
+            q: z.string().optional().describe('Part of the name, email or id'),
+            fix_fx: z.string().optional(),
+          }),
+          response: {
+            200: z.object({
+              currency: z.string(),
+              result: z.object({
+                pareto: z.array(
+                  z.object({
+                    rank: z.number().int(),
+                    id: z.string(),
+                    name: z.string().nullable(),
+                    mrr: cents,
+                    cumulative_mrr: cents,
+                    cumulative_pct: nullableRatio,
+                  }),
+                ),
+                concentration: z.object(
+                  Object.fromEntries(
+                    [...TOP_COUNTS.map((n) => `top_${n}_pct`), 'top_10_percent_pct'].map((key) => [
+                      key,
+                      nullableRatio,
+                    ]),
+                  ),
+                ),
+                list: z.array(
+                  z.object({
+                    id: z.string(),
+                    name: z.string().nullable(),
+                    email: z.string().nullable(),
+                    country: z.string().nullable(),
+                    currency: z.string(),
+                    mrr: cents,
+                    share_pct: nullableRatio,
+                  }),
+                ),
+                count: z.number().int(),
+                summary: z.object({ total_mrr: cents, customers: z.number().int() }),
+              }),
+            }),
+            ...reportErrors,
+          },
+        },
+      },
+      (request) => services.reports.concentration(authOf(request).accountId, request.query),
+    );
 
     app.get(
       '/reports/summary',

@@ -7,6 +7,7 @@ import { MOVEMENT_KINDS } from '../engine/snapshot.js';
 import type { MovementKind } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';
 import { knownSince } from '../engine/reports/scheduled.js';
+import { type ConcentrationReport, concentrationReport } from '../engine/reports/concentration.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
 import { movementItem, type MovementItem, sortMovements } from './movement-items.js';
@@ -167,6 +168,20 @@ export function createReportsService(prepare: ReportInputs) {
           customers,
           kinds: parseKinds('types', raw.types),
         },
+        table,
+      );
+      return { currency: query.baseCurrency, result };
+    },
+
+    async concentration(
+      accountId: string,
+      raw: RawReportParams & { q?: string },
+    ): Promise<{ currency: string; result: ConcentrationReport }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const search = raw.q?.trim() ? raw.q.trim().toLowerCase() : null;
+      const result = concentrationReport(
+        snapshot,
+        { today: query.today, baseCurrency: query.baseCurrency, customers, search },
         table,
       );
       return { currency: query.baseCurrency, result };

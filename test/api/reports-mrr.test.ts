@@ -426,6 +426,32 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
     expect(response.json()).toEqual({ error: message });
   });
 
+  it('reports customer concentration among paying customers', async () => {
+    // Today only c_us pays (8000); c_de churned on Nov 18.
+    const body = await get('/reports/customer-concentration');
+    expect(body).toEqual({
+      currency: 'usd',
+      result: {
+        pareto: [{ rank: 1, id: 'c_us', name: 'US', mrr: 8000, cumulative_mrr: 8000, cumulative_pct: 100 }],
+        concentration: {
+          top_1_pct: 100,
+          top_5_pct: 100,
+          top_10_pct: 100,
+          top_20_pct: 100,
+          top_10_percent_pct: 100,
+        },
+        list: [
+          { id: 'c_us', name: 'US', email: null, country: 'US', currency: 'usd', mrr: 8000, share_pct: 100 },
+        ],
+        count: 1,
+        summary: { total_mrr: 8000, customers: 1 },
+      },
+    });
+    const none = await get('/reports/customer-concentration?region=eu&baseCurrency=eur');
+    expect(none.result.concentration.top_1_pct).toBeNull();
+    expect((await get('/reports/customer-concentration?q=nobody')).result.count).toBe(0);
+  });
+
   it('needs a key and shows each account only its own figures', async () => {
     expect((await t.call(undefined, { method: 'GET', url: '/reports/mrr' })).statusCode).toBe(401);
     const other = await t.newAccount('Other');
