@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/api/app.js';
 import { fixedClock } from '../../src/services/clock.js';
@@ -21,6 +22,8 @@ export interface TestApp {
   newAccount(name?: string): Promise<TestAccount>;
   /** `inject` with the key as a Bearer token. */
   call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Writes fixture data through the public API, failing the test if the service refuses it. */
+  seed(key: string, url: string, payload: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -29,6 +32,10 @@ export async function createTestApp(kind: StoreKind, options: AppOptions = {}): 
   const clock = fixedClock(TEST_NOW);
   const services = createServices(testStore.store, clock);
   const app = await buildApp(services, options);
+  const call = (key: string | undefined, injectOptions: InjectOptions) => {
+    const headers = { ...injectOptions.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
+    return app.inject({ ...injectOptions, headers });
+  };
   return {
     app,
     services,
@@ -38,9 +45,11 @@ export async function createTestApp(kind: StoreKind, options: AppOptions = {}): 
       const viewer = await services.apiKeys.create(account.id, { name: 'viewer', accessLevel: 'viewer' });
       return { id: account.id, adminKey: adminKey.key, viewerKey: viewer.key };
     },
-    call(key, injectOptions) {
-      const headers = { ...injectOptions.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
-      return app.inject({ ...injectOptions, headers });
+    call,
+    async seed(key, url, payload) {
+      const response = await call(key, { method: 'POST', url, payload: payload as object });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return response;
     },
     async close() {
       await app.close();
