@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { columns, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 // Today is 2026-11-23. 1 EUR = 1.20 USD from Sep 1, 1.25 from Nov 1. The same records as the
@@ -114,13 +114,7 @@ describe.each(STORE_KINDS)('cashflow reports on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const get = async (url: string) => {
-    const response = await t.call(account.viewerKey, { method: 'GET', url });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const columns = (rows: Record<string, unknown>[], ...fields: string[]) =>
-    rows.map((row) => fields.map((field) => row[field]));
+  const get = (url: string) => t.read(account.viewerKey, url);
   const RANGE = 'date=20260801-20261123';
 
   it('reports net cash per month: payments less refunds, failed attempts left out', async () => {

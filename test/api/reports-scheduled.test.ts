@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { columns, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 // Today is 2026-11-23. 1 EUR = 1.20 USD from Sep 1, 1.25 from Oct 1 (and so on every later day).
@@ -128,13 +128,7 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
   });
   afterAll(() => t.close());
 
-  const get = async (url: string) => {
-    const response = await t.call(account.viewerKey, { method: 'GET', url });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const columns = (rows: Record<string, unknown>[], ...fields: string[]) =>
-    rows.map((row) => fields.map((field) => row[field]));
+  const get = (url: string) => t.read(account.viewerKey, url);
   const movements = async (query: string) =>
     columns(
       (await get(`/reports/churn-scheduled-movements${query}`)).result.list,

@@ -22,6 +22,8 @@ export interface TestApp {
   newAccount(name?: string): Promise<TestAccount>;
   /** `inject` with the key as a Bearer token. */
   call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** GETs as the key and returns the JSON body, failing the test unless the answer is 200. */
+  read(key: string, url: string): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests assert on the parsed body
   /** Writes fixture data through the public API, failing the test if the service refuses it. */
   seed(key: string, url: string, payload: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -46,6 +48,11 @@ export async function createTestApp(kind: StoreKind, options: AppOptions = {}): 
       return { id: account.id, adminKey: adminKey.key, viewerKey: viewer.key };
     },
     call,
+    async read(key, url) {
+      const response = await call(key, { method: 'GET', url });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    },
     async seed(key, url, payload) {
       const response = await call(key, { method: 'POST', url, payload: payload as object });
       expect(response.statusCode, response.body).toBeLessThan(300);
@@ -56,4 +63,9 @@ export async function createTestApp(kind: StoreKind, options: AppOptions = {}): 
       await testStore.dispose();
     },
   };
+}
+
+/** The given fields of each row, in order: compact expectations for report rows. */
+export function columns(rows: readonly Record<string, unknown>[], ...fields: string[]): unknown[][] {
+  return rows.map((row) => fields.map((field) => row[field]));
 }
