@@ -21,6 +21,7 @@ import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
 import { invoiceRoutes } from './invoices-routes.js';
 import { planGroupRoutes } from './plan-groups-routes.js';
+import { segmentRoutes } from './segments-routes.js';
 import { planRoutes } from './plans-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscriptions-routes.js';
@@ -87,6 +88,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(customerRoutes(services));
   await app.register(planRoutes(services));
   await app.register(planGroupRoutes(services));
+  await app.register(segmentRoutes(services));
   await app.register(invoiceRoutes(services));
   await app.register(subscriptionRoutes(services));
   await app.register(customerMetricsRoutes(services));

@@ -8,7 +8,7 @@ import {
   requireExternalId,
   withIdFromExternalId,
 } from '../services/plans-service.js';
-import { BILLING_FREQUENCIES } from '../store/plans-repo.js';
+import { BILLING_FREQUENCIES, PRICING_MODELS } from '../store/plans-repo.js';
 import { authOf, requireAdminToWrite } from './auth.js';
 import { jsonOrCsv, plansFromCsv } from './csv-items.js';
 import {
@@ -30,6 +30,7 @@ export const planSchema = z.object({
   name: z.string(),
   billing_freq: z.enum(BILLING_FREQUENCIES),
   billing_freq_count: z.number().int(),
+  pricing_model: z.enum(PRICING_MODELS),
   product_name: z.string().nullable(),
   currency: z.string().describe('ISO 4217, lower case'),
 });

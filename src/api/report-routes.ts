@@ -42,6 +42,7 @@ const mrrRow = z.object({
   arpa: cents.nullable(),
   asp: cents.nullable(),
   quick_ratio: nullableRatio,
+  quantity: z.number().describe('Subscription units of the counted customers at the period end'),
 });
 
 const summaryFields: Record<string, z.ZodNullable<z.ZodNumber>> = Object.fromEntries(

@@ -24,6 +24,13 @@ export const reportFilterQuery = z
     state: multi('US or Canadian state codes'),
     cancel_reason: multi('Cancellation reasons'),
     status: multi('Customer status at the end of the range: active (has MRR) or cancelled'),
+    payment_method: multi("Payment methods of the customer's transactions (visa, sepa, ...)"),
+    pricing_model: multi('Pricing models of the plans billed on: licensed, metered'),
+    has_discount: z
+      .string()
+      .optional()
+      .describe("true or false: whether the customer's latest subscription invoice gives a discount"),
+    segment: z.string().optional().describe('A saved segment id: its filters apply as well'),
   })
   .catchall(z.string());
 

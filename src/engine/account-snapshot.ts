@@ -1,6 +1,6 @@
 import type { CustomerAttributes } from './customer-filter.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
-import type { Movement, Segment } from './types.js';
+import type { Movement, QuantityPoint, Segment } from './types.js';
 
 /** A customer as reports and `/customers` show it, with what the engine derived for it. */
 export interface CustomerView {
@@ -28,6 +28,13 @@ export interface CustomerView {
   primaryPlan: string | null;
   primaryBillingFreq: string | null;
   segments: readonly Segment[];
+  /** Lower-case payment methods of the customer's transactions. */
+  paymentMethods: readonly string[];
+  /** Pricing models (licensed, metered) of the plans billed on. */
+  pricingModels: readonly string[];
+  /** Whether the latest subscription invoice gives a discount. */
+  hasDiscount: boolean;
+  quantities: readonly QuantityPoint[];
   movements: readonly Movement[];
 }
 
@@ -55,6 +62,9 @@ export function buildAccountSnapshot(version: number, customers: readonly Custom
       billingFreqs: customers.map((customer) => customer.billingFreqs),
       paidStarted: customers.map((customer) => customer.firstPaidDay),
       customVariables: customers.map((customer) => customer.customVariables),
+      paymentMethods: customers.map((customer) => customer.paymentMethods),
+      pricingModels: customers.map((customer) => customer.pricingModels),
+      hasDiscount: customers.map((customer) => (customer.hasDiscount ? 'true' : 'false')),
     },
     movements: buildSnapshot(customers),
   };

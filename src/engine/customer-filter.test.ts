@@ -15,6 +15,9 @@ const attributes: CustomerAttributes = {
   billingFreqs: [['month'], ['year', 'month'], [], ['year']],
   paidStarted: [d('2024-01-01'), d('2023-01-01'), null, d('2024-05-01')],
   customVariables: [{ industry: 'saas' }, { industry: 'retail', size: 'large' }, {}, { industry: 'saas' }],
+  paymentMethods: [['sepa'], ['visa', 'paypal'], [], ['visa']],
+  pricingModels: [['licensed'], ['licensed', 'metered'], [], ['metered']],
+  hasDiscount: ['true', 'false', 'false', 'false'],
 };
 const asOf = d('2024-07-01');
 const filter = (dimension: Filter['dimension'], include: string[], extra: Partial<Filter> = {}): Filter => ({
@@ -56,6 +59,11 @@ describe('customerMask', () => {
     [filter('age', ['0-6']), ['de', 'none']],
     [filter('age', ['12-']), ['us']],
     [filter('age', ['0-3', '12-24']), ['us', 'none']],
+    [filter('payment_method', ['visa']), ['us', 'none']],
+    [filter('payment_method', [], { exclude: ['paypal'] }), ['de', 'fr', 'none']],
+    [filter('pricing_model', ['metered']), ['us', 'none']],
+    [filter('has_discount', ['true']), ['de']],
+    [filter('has_discount', ['false']), ['us', 'fr', 'none']],
   ] as [Filter, string[]][])('%j keeps %j', (one, expected) => {
     expect(kept(one)).toEqual(expected);
   });

@@ -24,6 +24,9 @@ export type FilterDimension =
   | 'state'
   | 'cancel_reason'
   | 'age'
+  | 'payment_method'
+  | 'pricing_model'
+  | 'has_discount'
   | `custom:${string}`;
 
 /** The attributes filters read, one entry per customer in snapshot order. */
@@ -41,6 +44,10 @@ export interface CustomerAttributes {
   /** First day with MRR, or null for a customer who never paid. */
   paidStarted: readonly (number | null)[];
   customVariables: readonly Readonly<Record<string, string>>[];
+  paymentMethods: readonly (readonly string[])[];
+  pricingModels: readonly (readonly string[])[];
+  /** 'true' or 'false'. */
+  hasDiscount: readonly string[];
 }
 
 const NONE: readonly string[] = [];
@@ -71,6 +78,12 @@ function valuesOf(
       return attributes.plans[index] ?? NONE;
     case 'billing_freq':
       return attributes.billingFreqs[index] ?? NONE;
+    case 'payment_method':
+      return attributes.paymentMethods[index] ?? NONE;
+    case 'pricing_model':
+      return attributes.pricingModels[index] ?? NONE;
+    case 'has_discount':
+      return single(attributes.hasDiscount[index]);
     case 'age':
       return NONE;
     default:

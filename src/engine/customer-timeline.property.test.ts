@@ -15,7 +15,7 @@ const plans = new Map<string, PlanInput>(
   (['day', 'week', 'month', 'quarter', 'year'] as BillingFreq[]).flatMap((freq) =>
     [1, 2].map((count) => [
       `${freq}-${count}`,
-      { id: `${freq}-${count}`, billingFreq: freq, billingFreqCount: count },
+      { id: `${freq}-${count}`, billingFreq: freq, billingFreqCount: count, pricingModel: 'licensed' },
     ]),
   ),
 );
@@ -70,6 +70,8 @@ const historyArb = fc
         subscriptionId: line.subscriptionId,
         planId: line.planId,
         amount: line.amount,
+        quantity: 1,
+        discount: 0,
         periodStart: START + line.start,
         periodEnd: START + line.start + line.length,
         prorated: line.prorated,
@@ -78,6 +80,7 @@ const historyArb = fc
     subscriptions: records.map((record): SubscriptionInput => ({
       id: record.id,
       planId: 'month-1',
+      quantity: 1,
       status: record.status,
       startedAt: START + record.started,
       cancelRequestedAt: null,
@@ -86,7 +89,9 @@ const historyArb = fc
       mrr: record.amount,
       currency: null,
       scheduledChanges:
-        record.changeAt === null ? [] : [{ day: START + record.changeAt, planId: 'year-1', mrr: 5_000 }],
+        record.changeAt === null
+          ? []
+          : [{ day: START + record.changeAt, planId: 'year-1', mrr: 5_000, quantity: 1 }],
     })),
   }));
 

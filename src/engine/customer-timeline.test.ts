@@ -20,7 +20,10 @@ const plans = new Map<string, PlanInput>(
       ['annual', 'year', 1],
       ['weekly', 'week', 1],
     ] as [string, BillingFreq, number][]
-  ).map(([id, billingFreq, billingFreqCount]) => [id, { id, billingFreq, billingFreqCount }]),
+  ).map(([id, billingFreq, billingFreqCount]) => [
+    id,
+    { id, billingFreq, billingFreqCount, pricingModel: 'licensed' },
+  ]),
 );
 
 // EUR -> USD 1.10 on 2024-01-01, 1.20 from 2024-03-01; GBP 0.85 throughout.
@@ -37,6 +40,8 @@ function line(amount: number, start: string, end: string, extra: Partial<LineInp
     subscriptionId: 'sub_1',
     planId: 'basic',
     amount,
+    quantity: 1,
+    discount: 0,
     periodStart: d(start),
     periodEnd: d(end),
     prorated: false,
@@ -51,6 +56,7 @@ function record(extra: Partial<SubscriptionInput>): SubscriptionInput {
   return {
     id: 'sub_1',
     planId: 'basic',
+    quantity: 1,
     status: 'active',
     startedAt: d('2024-01-01'),
     cancelRequestedAt: null,
@@ -276,7 +282,7 @@ describe('customerTimeline: subscription records (DESIGN 4.2, 4.6)', () => {
     // Basic 4900 a month; from Apr 1 a scheduled change to Pro at 9900 a month.
     const result = timeline(
       [invoice('2024-03-01', [line(4900, '2024-03-01', '2024-04-01')])],
-      [record({ scheduledChanges: [{ day: d('2024-04-01'), planId: 'pro', mrr: 9900 }] })],
+      [record({ scheduledChanges: [{ day: d('2024-04-01'), planId: 'pro', mrr: 9900, quantity: 1 }] })],
     );
     expect(result.movements).toEqual([
       ['2024-03-01', 'new', 4900],

@@ -1,4 +1,5 @@
 import { classifyMovements } from './movements.js';
+import { quantityPoints } from './quantity.js';
 import { roundCents } from './rounding.js';
 import { carryForward, subscriptionSegments } from './subscription-segments.js';
 import {
@@ -85,6 +86,7 @@ export function customerTimeline(history: CustomerHistory, options: TimelineOpti
   return {
     currency: history.currency,
     points,
+    quantities: quantityPoints(segments),
     movements: classifyMovements(points, scheduledDays),
     segments,
   };

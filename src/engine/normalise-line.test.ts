@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from './days.js';
 import { monthlyValue, nearestInterval, wholePeriodStart } from './normalise-line.js';
-import type { BillingFreq, PlanInput } from './types.js';
+import type { PlanPeriod } from './normalise-line.js';
+import type { BillingFreq } from './types.js';
 
 const d = dayNumber;
-const plan = (billingFreq: BillingFreq, billingFreqCount = 1): PlanInput => ({
-  id: 'p',
+const plan = (billingFreq: BillingFreq, billingFreqCount = 1): PlanPeriod => ({
   billingFreq,
   billingFreqCount,
 });

@@ -1,6 +1,9 @@
 import { shiftMonths } from './periods.js';
 import type { BillingFreq, PlanInput } from './types.js';
 
+/** What normalising a line needs of its plan. */
+export type PlanPeriod = Pick<PlanInput, 'billingFreq' | 'billingFreqCount'>;
+
 /** Months in one unit of each billing frequency. */
 const MONTHS_PER_UNIT: Record<BillingFreq, number> = {
   day: 12 / 365,
@@ -36,7 +39,7 @@ export function nearestInterval(days: number): BillingFreq {
 }
 
 /** The first day of the whole billing period of `plan` that ends at `end` (exclusive). */
-export function wholePeriodStart(plan: PlanInput, end: number): number {
+export function wholePeriodStart(plan: PlanPeriod, end: number): number {
   const count = plan.billingFreqCount;
   switch (plan.billingFreq) {
     case 'day':
@@ -53,7 +56,7 @@ export function wholePeriodStart(plan: PlanInput, end: number): number {
 }
 
 /** Monthly value of one whole billing period's amount under a plan (DESIGN 4.1). */
-export function monthlyFromPeriodAmount(amount: number, plan: PlanInput): number {
+export function monthlyFromPeriodAmount(amount: number, plan: PlanPeriod): number {
   return amount / (MONTHS_PER_UNIT[plan.billingFreq] * plan.billingFreqCount);
 }
 
@@ -72,7 +75,7 @@ export interface NormalisableLine {
  * - a prorated line: first scaled up to the whole billing period of its plan that ends at its
  *   period_end, then normalised; without a plan, amount x 30.4375 / days of the line's period.
  */
-export function monthlyValue(line: NormalisableLine, plan: PlanInput | undefined): number {
+export function monthlyValue(line: NormalisableLine, plan: PlanPeriod | undefined): number {
   const lineDays = line.periodEnd - line.periodStart;
   if (line.prorated) {
     if (!plan) return (line.amount * AVERAGE_MONTH_DAYS) / lineDays;
@@ -81,6 +84,6 @@ export function monthlyValue(line: NormalisableLine, plan: PlanInput | undefined
   }
   return monthlyFromPeriodAmount(
     line.amount,
-    plan ?? { id: '', billingFreq: nearestInterval(lineDays), billingFreqCount: 1 },
+    plan ?? { billingFreq: nearestInterval(lineDays), billingFreqCount: 1 },
   );
 }

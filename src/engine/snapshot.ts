@@ -1,4 +1,4 @@
-import type { Movement, MovementKind } from './types.js';
+import type { Movement, MovementKind, QuantityPoint } from './types.js';
 
 export const MOVEMENT_KINDS: readonly MovementKind[] = [
   'new',
@@ -8,11 +8,13 @@ export const MOVEMENT_KINDS: readonly MovementKind[] = [
   'reactivation',
 ];
 
-/** What the snapshot needs of one customer: its currency and its movements. */
+/** What the snapshot needs of one customer: its currency, movements and quantities. */
 export interface SnapshotCustomerInput {
   id: string;
   currency: string;
   movements: readonly Movement[];
+  /** Absent for a customer without subscription quantities. */
+  quantities?: readonly QuantityPoint[];
 }
 
 /**
@@ -35,6 +37,11 @@ export interface Snapshot {
   movementScheduled: Uint8Array;
   /** For scheduled movements, the day they became known, else NO_DAY. */
   movementKnownDay: Int32Array;
+  /** Every change of a customer's subscription quantity, in day order. */
+  quantityCount: number;
+  quantityCustomer: Int32Array;
+  quantityDay: Int32Array;
+  quantityDelta: Float64Array;
 }
 
 /** Marks "no day" in day columns. */
@@ -57,6 +64,16 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
   });
   flat.sort((a, b) => a.movement.day - b.movement.day || a.customer - b.customer);
 
+  const quantityChanges = customers
+    .flatMap((customer, index) =>
+      (customer.quantities ?? []).map((point, n, points) => ({
+        customer: index,
+        day: point.day,
+        delta: point.quantity - (points[n - 1]?.quantity ?? 0),
+      })),
+    )
+    .sort((a, b) => a.day - b.day || a.customer - b.customer);
+
   const count = flat.length;
   const snapshot: Snapshot = {
     customerIds: customers.map((customer) => customer.id),
@@ -69,6 +86,10 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
     movementAmount: new Float64Array(count),
     movementScheduled: new Uint8Array(count),
     movementKnownDay: new Int32Array(count),
+    quantityCount: quantityChanges.length,
+    quantityCustomer: Int32Array.from(quantityChanges, (change) => change.customer),
+    quantityDay: Int32Array.from(quantityChanges, (change) => change.day),
+    quantityDelta: Float64Array.from(quantityChanges, (change) => change.delta),
   };
   flat.forEach(({ customer, movement }, i) => {
     snapshot.movementCustomer[i] = customer;

@@ -57,6 +57,7 @@ function lineSegments(history: CustomerHistory, fx: CurrencyConverter): Segment[
         // An invoice amount is an amount of its invoice day: converted once, at that day's rate, so
         // exchange rates moving later never show as movements in the customer's own currency.
         monthly: fx.convert(monthly, invoice.currency, history.currency, invoice.date),
+        quantity: line.quantity,
       });
     }
   }
@@ -109,7 +110,15 @@ function governedSegments(
       record.startedAt,
     );
     pieces = [
-      { key, subscriptionId: record.id, planId: record.planId, start: record.startedAt, end, monthly },
+      {
+        key,
+        subscriptionId: record.id,
+        planId: record.planId,
+        start: record.startedAt,
+        end,
+        monthly,
+        quantity: record.quantity,
+      },
     ];
   }
   const result: Segment[] = [];
@@ -141,6 +150,7 @@ function governedSegments(
         start: change.day,
         end: until,
         monthly: toCustomerCurrency(change.mrr, change.day),
+        quantity: change.quantity,
       },
     ];
   });

@@ -10,6 +10,7 @@ export interface PlanInput {
   id: string;
   billingFreq: BillingFreq;
   billingFreqCount: number;
+  pricingModel: 'licensed' | 'metered';
 }
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
@@ -20,6 +21,10 @@ export interface LineInput {
   planId: string | null;
   /** Cents after discount, before tax. */
   amount: number;
+  /** Units billed (seats, licences). */
+  quantity: number;
+  /** Cents taken off the line's price; `amount` is already net of it. */
+  discount: number;
   /** The service period `[periodStart, periodEnd)`; null on lines that cover no period. */
   periodStart: number | null;
   periodEnd: number | null;
@@ -41,12 +46,14 @@ export interface ScheduledChangeInput {
   planId: string | null;
   /** The subscription's new monthly value, in cents of the subscription's currency. */
   mrr: number;
+  quantity: number;
 }
 
 /** A subscription record from a connector or `/data/subscriptions`: what the billing system says now. */
 export interface SubscriptionInput {
   id: string;
   planId: string | null;
+  quantity: number;
   status: SubscriptionStatus;
   startedAt: number;
   cancelRequestedAt: number | null;
@@ -101,11 +108,20 @@ export interface Segment {
   end: number;
   /** Exact monthly value in cents of the customer's currency, not yet rounded. */
   monthly: number;
+  /** Units the segment bills for. */
+  quantity: number;
+}
+
+/** From `day` on, the customer's subscriptions hold `quantity` units in all. */
+export interface QuantityPoint {
+  day: number;
+  quantity: number;
 }
 
 export interface CustomerTimeline {
   currency: string;
   points: MrrPoint[];
+  quantities: QuantityPoint[];
   movements: Movement[];
   segments: Segment[];
 }

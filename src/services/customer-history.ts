@@ -18,7 +18,15 @@ export function plansByKey(rows: readonly PlanRow[]): Map<string, PlanInput> {
   return new Map(
     rows.map((row) => {
       const id = planKey(row.data_source_id, row.plan_id);
-      return [id, { id, billingFreq: row.billing_freq, billingFreqCount: row.billing_freq_count }];
+      return [
+        id,
+        {
+          id,
+          billingFreq: row.billing_freq,
+          billingFreqCount: row.billing_freq_count,
+          pricingModel: row.pricing_model,
+        },
+      ];
     }),
   );
 }
@@ -46,6 +54,8 @@ function invoices(lines: readonly HistoryLineRow[]): InvoiceInput[] {
       subscriptionId: row.subscription_id,
       planId: row.plan_id === null ? null : planKey(row.data_source_id, row.plan_id),
       amount: row.amount ?? 0,
+      quantity: row.quantity ?? 1,
+      discount: row.discount ?? 0,
       periodStart: optionalDay(row.period_start),
       periodEnd: optionalDay(row.period_end),
       prorated: row.prorated ?? false,
@@ -59,6 +69,7 @@ function subscription(row: HistorySubscriptionRow): SubscriptionInput {
   return {
     id: row.subscription_id,
     planId: planId(row.plan_id),
+    quantity: row.quantity,
     status: row.status,
     startedAt: day(row.started_at),
     cancelRequestedAt: optionalDay(row.cancel_requested_at),
@@ -72,6 +83,7 @@ function subscription(row: HistorySubscriptionRow): SubscriptionInput {
         day: day(change.date),
         planId: planId(change.plan_id) ?? planId(row.plan_id),
         mrr: change.amount!,
+        quantity: change.quantity ?? row.quantity,
       })),
   };
 }

@@ -7,7 +7,8 @@ import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
 import { createMetricsService } from './metrics-service.js';
-import { createReportQueries } from './report-context.js';
+import { createQueryContexts, createReportQueries } from './report-context.js';
+import { createSegmentsService } from './segments-service.js';
 import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
 import { createActivityService } from './activity-service.js';
@@ -26,7 +27,8 @@ export function createServices(store: Store, clock: Clock) {
   const apiKeys = createApiKeysService(store, clock);
   const fx = createFxService(store, clock);
   const metrics = createMetricsService(store, fx);
-  const reportQuery = createReportQueries(store, clock, fx);
+  const queryContext = createQueryContexts(store, clock, fx);
+  const reportQuery = createReportQueries(queryContext);
   const reportInputs = createReportInputs(metrics, fx, reportQuery);
   const reports = createReportsService(reportInputs);
   const cashflow = createCashflowService(store, reportInputs);
@@ -50,6 +52,7 @@ export function createServices(store: Store, clock: Clock) {
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),
     planGroups: createPlanGroupsService(store),
+    segments: createSegmentsService(store, queryContext),
     invoices: createInvoicesService(store, fx),
     subscriptions: createSubscriptionsService(store, fx),
   };

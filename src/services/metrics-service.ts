@@ -1,9 +1,15 @@
 import { type AccountSnapshot, buildAccountSnapshot, type CustomerView } from '../engine/account-snapshot.js';
 import { customerTimeline, DEFAULT_GRACE_DAYS } from '../engine/customer-timeline.js';
+import { hasCurrentDiscount, pricingModels } from '../engine/customer-traits.js';
 import { dayNumber, dayString } from '../engine/days.js';
 import type { FxTable } from '../engine/fx-table.js';
 import type { Movement, PlanInput, Segment } from '../engine/types.js';
-import type { HistoryLineRow, HistorySubscriptionRow, SnapshotMovementRow } from '../store/metrics-repo.js';
+import type {
+  HistoryLineRow,
+  HistorySubscriptionRow,
+  PaymentMethodRow,
+  SnapshotMovementRow,
+} from '../store/metrics-repo.js';
 import type { Repos, Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
 import { customerHistory, plansByKey } from './customer-history.js';
@@ -79,6 +85,9 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
     const subscriptions = groupByCustomer<HistorySubscriptionRow>(
       await tx.metrics.subscriptions(accountId, keys),
     );
+    const paymentMethods = groupByCustomer<PaymentMethodRow>(
+      await tx.metrics.paymentMethods(accountId, keys),
+    );
     const plans = plansByKey(await tx.metrics.plans(accountId));
     const derived = customers.map((customer) => {
       const key = { dataSourceId: customer.data_source_id, id: customer.customer_id };
@@ -91,12 +100,17 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
       );
       const timeline = customerTimeline(history, { fx: table, graceDays });
       const firstPaid = timeline.points.find((point) => point.mrr > 0);
+      const billed = billedPlans(timeline.segments, plans);
       return {
         key,
         currency: timeline.currency,
         firstPaidDay: firstPaid ? dayString(firstPaid.day) : null,
-        ...billedPlans(timeline.segments, plans),
+        ...billed,
         segments: timeline.segments,
+        paymentMethods: (paymentMethods.get(keyString(key)) ?? []).map((row) => row.payment_method),
+        pricingModels: pricingModels(billed.plans, plans),
+        hasDiscount: hasCurrentDiscount(history),
+        quantities: timeline.quantities,
         movements: timeline.movements.map((movement) => ({
           day: dayString(movement.day),
           kind: movement.kind,
@@ -158,6 +172,10 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
         primaryPlan: row.primary_plan,
         primaryBillingFreq: row.primary_billing_freq,
         segments: (row.segments ?? []) as Segment[],
+        paymentMethods: row.payment_methods ?? [],
+        pricingModels: row.pricing_models ?? [],
+        hasDiscount: row.has_discount ?? false,
+        quantities: row.quantities ?? [],
         movements: (movements.get(key) ?? []).map(toMovement),
       };
     });

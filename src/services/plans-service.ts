@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
-import { BILLING_FREQUENCIES, type PlanRow } from '../store/plans-repo.js';
+import { BILLING_FREQUENCIES, PRICING_MODELS, type PlanRow } from '../store/plans-repo.js';
 import type { Page } from '../store/records-repo.js';
 import { InvalidInputError } from './errors.js';
 import { currency, dataSourceRef, externalId, positiveCount, shortText } from './record-fields.js';
@@ -13,6 +13,10 @@ export const planFields = {
   name: shortText.min(1, 'must not be empty'),
   billing_freq: z.enum(BILLING_FREQUENCIES, { error: `must be one of ${BILLING_FREQUENCIES.join(', ')}` }),
   billing_freq_count: positiveCount.default(1).describe('Billing_freq units per billing period; default 1'),
+  pricing_model: z
+    .enum(PRICING_MODELS, { error: `must be one of ${PRICING_MODELS.join(', ')}` })
+    .default('licensed')
+    .describe('metered for usage-based plans; default licensed'),
   product_name: shortText.nullable().default(null),
   currency,
   data_source: dataSourceRef.optional(),

@@ -6,24 +6,28 @@ import { InvalidInputError, NotFoundError } from './errors.js';
 import type { FxService } from './fx-service.js';
 import { isUuid } from './ids.js';
 import { planKey } from './customer-history.js';
-import { buildReportQuery, type RawReportParams, type ReportQuery } from './report-query.js';
+import {
+  buildReportQuery,
+  type RawReportParams,
+  type ReportQuery,
+  type ReportQueryContext,
+} from './report-query.js';
 
 /** Today on the service's clock, as a day number (UTC). */
 export function today(clock: Clock): number {
   return dayNumber(clock.now().toISOString().slice(0, 10));
 }
 
-/** Builds each account's ReportQuery from a request: the one place reports learn about the account. */
-export function createReportQueries(store: Store, clock: Clock, fx: FxService) {
-  return async function reportQuery(
+/** What parsing filters needs to know of one account: its currencies, plan groups and segments. */
+export function createQueryContexts(store: Store, clock: Clock, fx: FxService) {
+  return async function queryContext(
     accountId: string,
-    raw: RawReportParams,
     defaultRange: { days: number; ahead: boolean } = { days: 365, ahead: false },
-  ): Promise<ReportQuery> {
+  ): Promise<ReportQueryContext> {
     const account = await store.accounts.get(accountId);
     if (!account) throw new NotFoundError(`Account ${accountId} not found`);
     const table = await fx.table();
-    return buildReportQuery(raw, {
+    return {
       today: today(clock),
       baseCurrency: account.base_currency,
       defaultRangeDays: defaultRange.days,
@@ -44,7 +48,27 @@ export function createReportQueries(store: Store, clock: Clock, fx: FxService) {
           row.plan === null ? [] : [planKey(row.plan.dataSourceId, row.plan.id)],
         );
       },
-    });
+      async segmentFilters(segmentId) {
+        const segment = isUuid(segmentId) ? await store.segments.get(accountId, segmentId) : undefined;
+        if (!segment) {
+          throw new InvalidInputError(`Invalid query parameter "segment": unknown segment "${segmentId}"`);
+        }
+        return segment.filters;
+      },
+    };
+  };
+}
+
+export type QueryContexts = ReturnType<typeof createQueryContexts>;
+
+/** Builds each account's ReportQuery from a request: the one place reports learn about the account. */
+export function createReportQueries(queryContext: QueryContexts) {
+  return async function reportQuery(
+    accountId: string,
+    raw: RawReportParams,
+    defaultRange?: { days: number; ahead: boolean },
+  ): Promise<ReportQuery> {
+    return buildReportQuery(raw, await queryContext(accountId, defaultRange));
   };
 }
 

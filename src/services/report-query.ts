@@ -7,6 +7,31 @@ import { InvalidInputError } from './errors.js';
 
 export const INTERVALS: readonly Interval[] = ['day', 'week', 'month', 'quarter', 'year'];
 export const BILLING_FREQS = ['day', 'week', 'month', 'quarter', 'year'] as const;
+const PRICING_MODELS = ['licensed', 'metered'];
+
+/** The parameters parseFilters reads, besides `custom_<key>`: what a saved segment may hold. */
+export const FILTER_PARAMETERS = [
+  'region',
+  'currency',
+  'billing_freq',
+  'age',
+  'data_source',
+  'payment_method',
+  'pricing_model',
+  'has_discount',
+  'state',
+  'cancel_reason',
+  'status',
+  'customer',
+  'industry',
+  'channel',
+  'size',
+  'plan',
+] as const;
+
+export function isFilterParameter(name: string): boolean {
+  return (FILTER_PARAMETERS as readonly string[]).includes(name) || /^custom_.+/.test(name);
+}
 
 /** The one parsed form of a report request: reports read this and nothing else. */
 export interface ReportQuery {
@@ -30,6 +55,8 @@ export interface ReportQueryContext {
   country(code: string): string | undefined;
   /** The plans (`data_source_id:plan_id`) of the given plan groups; throws on unknown groups. */
   plansOfGroups(groupIds: readonly string[]): Promise<string[]>;
+  /** The filter parameters a saved segment stands for; throws on an unknown segment. */
+  segmentFilters(segmentId: string): Promise<RawReportParams>;
   /** Days back from today that the range covers when `date` is absent. */
   defaultRangeDays: number;
   /** Whether that default instead runs from tomorrow ahead: reports of what is scheduled. */
@@ -97,19 +124,11 @@ function tokensToFilter(
 
 const words = (raw: string) => raw.split(/\s+/).filter((token) => token !== '');
 
-/** Parses and checks a report request once: ranges resolved with today, filters validated. */
-export async function buildReportQuery(
-  raw: RawReportParams,
-  context: ReportQueryContext,
-): Promise<ReportQuery> {
-  const [from, to] = parseRange(raw.date, context);
-  const interval = (raw.interval ?? 'month') as Interval;
-  if (!INTERVALS.includes(interval)) throw invalid('interval', `expected one of ${INTERVALS.join(', ')}`);
-  const baseCurrency = context.currency(raw.baseCurrency ?? context.baseCurrency);
-  if (baseCurrency === undefined) {
-    throw invalid('baseCurrency', `unknown currency "${raw.baseCurrency}": no exchange rates for it`);
-  }
-
+/**
+ * The filters of a request (or of a saved segment's parameters), checked: every dimension of
+ * engine/customer-filter.ts that the parameters name, in one list that reports AND together.
+ */
+export async function parseFilters(raw: RawReportParams, context: ReportQueryContext): Promise<Filter[]> {
   const filters: Filter[] = [];
   const add = (
     parameter: string,
@@ -146,6 +165,16 @@ export async function buildReportQuery(
     return [token];
   });
   add('data_source', 'data_source');
+  add('payment_method', 'payment_method', (token) => [token.toLowerCase()]);
+  add('pricing_model', 'pricing_model', (token) => {
+    if (!PRICING_MODELS.includes(token))
+      throw invalid('pricing_model', `expected values among ${PRICING_MODELS.join(', ')}`);
+    return [token];
+  });
+  add('has_discount', 'has_discount', (token) => {
+    if (token !== 'true' && token !== 'false') throw invalid('has_discount', 'expected true or false');
+    return [token];
+  });
   add('state', 'state', (token) => [token.toLowerCase()]);
   add('cancel_reason', 'cancel_reason');
   add('status', 'status', (token) => {
@@ -186,6 +215,26 @@ export async function buildReportQuery(
       exclude,
     });
   }
+
+  return filters;
+}
+
+/** Parses and checks a report request once: ranges resolved with today, filters validated. */
+export async function buildReportQuery(
+  raw: RawReportParams,
+  context: ReportQueryContext,
+): Promise<ReportQuery> {
+  const [from, to] = parseRange(raw.date, context);
+  const interval = (raw.interval ?? 'month') as Interval;
+  if (!INTERVALS.includes(interval)) throw invalid('interval', `expected one of ${INTERVALS.join(', ')}`);
+  const baseCurrency = context.currency(raw.baseCurrency ?? context.baseCurrency);
+  if (baseCurrency === undefined) {
+    throw invalid('baseCurrency', `unknown currency "${raw.baseCurrency}": no exchange rates for it`);
+  }
+
+  const filters = await parseFilters(raw, context);
+  const segment = raw.segment?.trim();
+  if (segment) filters.push(...(await parseFilters(await context.segmentFilters(segment), context)));
 
   return {
     today: context.today,

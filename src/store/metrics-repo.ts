@@ -22,6 +22,8 @@ export interface HistoryLineRow {
   subscription_id: string | null;
   plan_id: string | null;
   amount: number | null;
+  quantity: number | null;
+  discount: number | null;
   period_start: string | null;
   period_end: string | null;
   prorated: boolean | null;
@@ -32,6 +34,7 @@ export interface HistorySubscriptionRow {
   customer_id: string;
   subscription_id: string;
   plan_id: string | null;
+  quantity: number;
   status: 'active' | 'trialing' | 'past_due' | 'canceled' | 'ended';
   started_at: string;
   cancel_requested_at: string | null;
@@ -39,7 +42,7 @@ export interface HistorySubscriptionRow {
   ended_at: string | null;
   mrr: number | null;
   currency: string | null;
-  scheduled_changes: { date: string; plan_id?: string; amount?: number }[];
+  scheduled_changes: { date: string; plan_id?: string; quantity?: number; amount?: number }[];
 }
 
 export interface PlanRow {
@@ -47,8 +50,16 @@ export interface PlanRow {
   plan_id: string;
   billing_freq: 'day' | 'week' | 'month' | 'quarter' | 'year';
   billing_freq_count: number;
+  pricing_model: 'licensed' | 'metered';
 }
 
+export interface PaymentMethodRow {
+  data_source_id: string;
+  customer_id: string;
+  payment_method: string;
+}
+
+/** What the engine derives for one customer and the store keeps in customer_metrics. */
 export interface DerivedCustomer {
   key: RecordKey;
   currency: string;
@@ -58,6 +69,10 @@ export interface DerivedCustomer {
   primaryPlan: string | null;
   primaryBillingFreq: string | null;
   segments: unknown[];
+  paymentMethods: string[];
+  pricingModels: string[];
+  hasDiscount: boolean;
+  quantities: { day: number; quantity: number }[];
   movements: { day: string; kind: string; amount: number; scheduled: boolean; known_day: string | null }[];
 }
 
@@ -83,6 +98,10 @@ export interface SnapshotCustomerRow {
   primary_plan: string | null;
   primary_billing_freq: string | null;
   segments: unknown[] | null;
+  payment_methods: string[] | null;
+  pricing_models: string[] | null;
+  has_discount: boolean | null;
+  quantities: { day: number; quantity: number }[] | null;
 }
 
 export interface SnapshotMovementRow {
@@ -118,7 +137,7 @@ export function metricsRepo(db: Queryable) {
     async lines(accountId: string, keys: readonly RecordKey[]): Promise<HistoryLineRow[]> {
       return db.query<HistoryLineRow>(
         `select i.data_source_id, i.customer_id, i.invoice_id, i.status, i.currency, i.date,
-                l.type, l.subscription_id, l.plan_id, l.amount, l.period_start, l.period_end, l.prorated
+                l.type, l.subscription_id, l.plan_id, l.amount, l.quantity, l.discount, l.period_start, l.period_end, l.prorated
          from ${KEYS}
          join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
          left join invoice_lines l on l.account_id = $1 and l.data_source_id = i.data_source_id
@@ -128,9 +147,23 @@ export function metricsRepo(db: Queryable) {
       );
     },
 
+    /** The distinct payment methods of the customers' transactions, lower case. */
+    async paymentMethods(accountId: string, keys: readonly RecordKey[]): Promise<PaymentMethodRow[]> {
+      return db.query<PaymentMethodRow>(
+        `select distinct i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method
+         from ${KEYS}
+         join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
+         join invoice_transactions t on t.account_id = $1 and t.data_source_id = i.data_source_id
+           and t.invoice_id = i.invoice_id
+         where t.payment_method is not null
+         order by 1, 2, 3`,
+        [accountId, keysJson(keys)],
+      );
+    },
+
     async subscriptions(accountId: string, keys: readonly RecordKey[]): Promise<HistorySubscriptionRow[]> {
       return db.query<HistorySubscriptionRow>(
-        `select s.data_source_id, s.customer_id, s.subscription_id, s.plan_id, s.status, s.started_at,
+        `select s.data_source_id, s.customer_id, s.subscription_id, s.plan_id, s.quantity, s.status, s.started_at,
                 s.cancel_requested_at, s.cancel_at, s.ended_at, s.mrr, s.currency, s.scheduled_changes
          from ${KEYS}
          join subscriptions s on s.account_id = $1 and s.data_source_id = k.s and s.customer_id = k.i`,
@@ -145,7 +178,8 @@ export function metricsRepo(db: Queryable) {
                 c.cancel_reason,
                 c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
                 coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
-                m.primary_plan, m.primary_billing_freq, m.segments
+                m.primary_plan, m.primary_billing_freq, m.segments, m.payment_methods,
+                m.pricing_models, m.has_discount, m.quantities
          from customers c
          left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
            and m.customer_id = c.customer_id
@@ -181,7 +215,7 @@ export function metricsRepo(db: Queryable) {
 
     async plans(accountId: string): Promise<PlanRow[]> {
       return db.query<PlanRow>(
-        'select data_source_id, plan_id, billing_freq, billing_freq_count from plans where account_id = $1',
+        'select data_source_id, plan_id, billing_freq, billing_freq_count, pricing_model from plans where account_id = $1',
         [accountId],
       );
     },
@@ -214,6 +248,10 @@ export function metricsRepo(db: Queryable) {
             primary_plan: 'text',
             primary_billing_freq: 'text',
             segments: 'jsonb',
+            payment_methods: 'jsonb',
+            pricing_models: 'jsonb',
+            has_discount: 'boolean',
+            quantities: 'jsonb',
           },
         },
         derived.map((customer) => ({
@@ -226,6 +264,10 @@ export function metricsRepo(db: Queryable) {
           primary_plan: customer.primaryPlan,
           primary_billing_freq: customer.primaryBillingFreq,
           segments: customer.segments,
+          payment_methods: customer.paymentMethods,
+          pricing_models: customer.pricingModels,
+          has_discount: customer.hasDiscount,
+          quantities: customer.quantities,
         })),
       );
       await bulkWrite(

@@ -11,6 +11,7 @@ import { metricsRepo } from './metrics-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
 import { planGroupsRepo } from './plan-groups-repo.js';
+import { segmentsRepo } from './segments-repo.js';
 import { plansRepo } from './plans-repo.js';
 import { openPostgresDb } from './postgres-db.js';
 import { recordsRepo } from './records-repo.js';
@@ -30,6 +31,7 @@ export function repos(db: Queryable) {
     customers: customersRepo(db),
     plans: plansRepo(db),
     planGroups: planGroupsRepo(db),
+    segments: segmentsRepo(db),
     invoices: invoicesRepo(db),
     subscriptions: subscriptionsRepo(db),
     changes: changesRepo(db),

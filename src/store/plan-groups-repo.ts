@@ -12,7 +12,7 @@ export interface PlanGroupRow {
 
 const SELECT = `select g.plan_group_id as id, g.name, coalesce((
     select json_agg(json_build_object('id', p.plan_id, 'name', p.name, 'billing_freq', p.billing_freq,
-      'billing_freq_count', p.billing_freq_count, 'product_name', p.product_name, 'currency', p.currency)
+      'billing_freq_count', p.billing_freq_count, 'pricing_model', p.pricing_model, 'product_name', p.product_name, 'currency', p.currency)
       order by gp.position)
     from plan_group_plans gp
     join plans p on p.account_id = gp.account_id and p.data_source_id = gp.data_source_id and p.plan_id = gp.plan_id

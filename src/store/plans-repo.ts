@@ -4,6 +4,7 @@ import { keysJson, type Page, type RecordKey } from './records-repo.js';
 
 export const BILLING_FREQUENCIES = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type BillingFrequency = (typeof BILLING_FREQUENCIES)[number];
+export const PRICING_MODELS = ['licensed', 'metered'] as const;
 
 export interface PlanRow {
   id: string;
@@ -11,12 +12,13 @@ export interface PlanRow {
   name: string;
   billing_freq: BillingFrequency;
   billing_freq_count: number;
+  pricing_model: (typeof PRICING_MODELS)[number];
   product_name: string | null;
   currency: string;
 }
 
 const SELECT = `select p.plan_id as id, p.data_source_id as data_source, p.name, p.billing_freq,
-  p.billing_freq_count, p.product_name, p.currency from plans p`;
+  p.billing_freq_count, p.pricing_model, p.product_name, p.currency from plans p`;
 
 const ORDER = 'order by p.plan_id, p.data_source_id';
 
@@ -52,6 +54,7 @@ export function plansRepo(db: Queryable) {
             name: 'text',
             billing_freq: 'text',
             billing_freq_count: 'integer',
+            pricing_model: 'text',
             product_name: 'text',
             currency: 'text',
           },

@@ -161,6 +161,8 @@ describe.each(STORE_KINDS)('/data access on %s', (kind) => {
       '/data/plan-groups/{id}',
       '/data/plans',
       '/data/plans/{id}',
+      '/data/segments',
+      '/data/segments/{id}',
       '/data/subscriptions',
       '/data/subscriptions/{id}',
     ]);

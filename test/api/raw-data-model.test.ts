@@ -131,6 +131,7 @@ describe.each(STORE_KINDS)('raw data against an in-memory model on %s', (kind) =
               id: planId,
               ...plan,
               billing_freq_count: 1,
+              pricing_model: 'licensed',
               product_name: null,
               currency: 'usd',
             })),

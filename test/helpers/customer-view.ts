@@ -23,6 +23,10 @@ export function customerView(id: string, extra: Partial<CustomerView> = {}): Cus
     primaryPlan: null,
     primaryBillingFreq: null,
     segments: [],
+    paymentMethods: [],
+    pricingModels: [],
+    hasDiscount: false,
+    quantities: [],
     movements: [],
     ...extra,
   };

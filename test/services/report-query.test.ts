@@ -22,6 +22,10 @@ const context: ReportQueryContext = {
       return plans;
     });
   },
+  segmentFilters: async (id) => {
+    if (id !== 'seg_eu') throw new Error(`Segment ${id} not found`);
+    return { region: 'eu', has_discount: 'true' };
+  },
   defaultRangeDays: 365,
 };
 const build = (raw: RawReportParams) => buildReportQuery(raw, context);
@@ -88,6 +92,28 @@ describe('buildReportQuery', () => {
     ]);
   });
 
+  it('reads payment method, pricing model and discount filters', async () => {
+    const query = await build({
+      payment_method: 'VISA ~paypal',
+      pricing_model: 'metered',
+      has_discount: 'false',
+    });
+    expect(query.filters).toEqual([
+      { dimension: 'payment_method', include: ['visa'], exclude: ['paypal'], anyValue: false, notSet: false },
+      { dimension: 'pricing_model', include: ['metered'], exclude: [], anyValue: false, notSet: false },
+      { dimension: 'has_discount', include: ['false'], exclude: [], anyValue: false, notSet: false },
+    ]);
+  });
+
+  it("adds a segment's filters to the request's, all applying together", async () => {
+    const query = await build({ currency: 'eur', segment: 'seg_eu' });
+    expect(query.filters).toEqual([
+      { dimension: 'currency', include: ['eur'], exclude: [], anyValue: false, notSet: false },
+      { dimension: 'country', include: REGIONS.get('eu'), exclude: [], anyValue: false, notSet: false },
+      { dimension: 'has_discount', include: ['true'], exclude: [], anyValue: false, notSet: false },
+    ]);
+  });
+
   it('lets a plan group without plans match nobody', async () => {
     expect((await build({ plan: 'empty' })).filters).toEqual([
       { dimension: 'plan', include: [''], exclude: [], anyValue: false, notSet: false },
@@ -123,6 +149,12 @@ describe('buildReportQuery', () => {
       'Invalid query parameter "billing_freq": expected values among day, week, month, quarter, year',
     ],
     [{ age: 'young' }, 'Invalid query parameter "age": "young" is not a month range like 0-6 or 12-'],
+    [
+      { pricing_model: 'flat' },
+      'Invalid query parameter "pricing_model": expected values among licensed, metered',
+    ],
+    [{ has_discount: 'maybe' }, 'Invalid query parameter "has_discount": expected true or false'],
+    [{ segment: 'seg_unknown' }, 'Segment seg_unknown not found'],
   ] as [RawReportParams, string][])('rejects %j', async (raw, message) => {
     await expect(build(raw)).rejects.toThrow(message);
   });

@@ -215,6 +215,8 @@ describe('mrrReport properties', () => {
                       subscriptionId: null,
                       planId: null,
                       amount: line.amount,
+                      quantity: 1,
+                      discount: 0,
                       periodStart: base + line.start,
                       periodEnd: base + line.start + line.length,
                       prorated: false,

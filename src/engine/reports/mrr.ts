@@ -42,6 +42,8 @@ export interface MrrRow {
   arpa: number | null;
   asp: number | null;
   quick_ratio: number | null;
+  /** Units of the counted customers' subscriptions on the period's last day (today, at most, unless committed). */
+  quantity: number;
 }
 
 const KIND_COUNT = MOVEMENT_KINDS.length;
@@ -86,6 +88,17 @@ export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
   const counted = (i: number) =>
     (customers === null || customers[snapshot.movementCustomer[i]!] === 1) &&
     (snapshot.movementDay[i]! <= query.today || (query.committed && snapshot.movementScheduled[i] === 1));
+
+  let quantity = 0;
+  let q = 0;
+  const quantityUntil = (day: number) => {
+    const last = query.committed ? day : Math.min(day, query.today);
+    for (; q < snapshot.quantityCount && snapshot.quantityDay[q]! <= last; q++) {
+      if (customers === null || customers[snapshot.quantityCustomer[q]!] === 1)
+        quantity += snapshot.quantityDelta[q]!;
+    }
+    return quantity;
+  };
 
   let i = 0;
   const count = snapshot.movementCount;
@@ -146,6 +159,7 @@ export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
         kinds[NEW]! + kinds[EXPANSION]! + kinds[REACTIVATION]!,
         Math.abs(kinds[CONTRACTION]! + kinds[CHURN]!),
       ),
+      quantity: quantityUntil(period.end),
     };
     previousTotal = total;
     previousSubscribers = subscribers;

@@ -1,0 +1,54 @@
+import { OPEN_END, type QuantityPoint, type Segment } from './types.js';
+
+/** Which of two segments covering the same day describes the subscription then: the later, else the larger. */
+function describes(a: Segment, b: Segment): boolean {
+  return a.start > b.start || (a.start === b.start && a.monthly > b.monthly);
+}
+
+/**
+ * One subscription's quantity as day -> change. Overlapping segments of one subscription are the
+ * same units billed twice (a plan's line beside the prorated line of an upgrade), so on each day
+ * only the segment that describes it counts; credit segments describe nothing.
+ */
+function keyDeltas(segments: readonly Segment[], deltas: Map<number, number>): void {
+  const sorted = [...segments].sort((a, b) => a.start - b.start);
+  const days = [...new Set(sorted.flatMap((segment) => [segment.start, segment.end]))]
+    .filter((day) => day < OPEN_END)
+    .sort((a, b) => a - b);
+  let active: Segment[] = [];
+  let next = 0;
+  let previous = 0;
+  for (const day of days) {
+    active = active.filter((segment) => segment.end > day);
+    while (next < sorted.length && sorted[next]!.start === day) active.push(sorted[next++]!);
+    const current = active.reduce<Segment | undefined>(
+      (best, segment) => (!best || describes(segment, best) ? segment : best),
+      undefined,
+    );
+    const quantity = current?.quantity ?? 0;
+    if (quantity !== previous) deltas.set(day, (deltas.get(day) ?? 0) + quantity - previous);
+    previous = quantity;
+  }
+}
+
+/** A customer's total subscription quantity over time, one point per day on which it changes. */
+export function quantityPoints(segments: readonly Segment[]): QuantityPoint[] {
+  const byKey = new Map<string, Segment[]>();
+  for (const segment of segments) {
+    if (segment.monthly <= 0) continue;
+    const group = byKey.get(segment.key);
+    if (group) group.push(segment);
+    else byKey.set(segment.key, [segment]);
+  }
+  const deltas = new Map<number, number>();
+  for (const group of byKey.values()) keyDeltas(group, deltas);
+  const points: QuantityPoint[] = [];
+  let quantity = 0;
+  for (const day of [...deltas.keys()].sort((a, b) => a - b)) {
+    const change = deltas.get(day)!;
+    if (change === 0) continue;
+    quantity += change;
+    points.push({ day, quantity });
+  }
+  return points;
+}
