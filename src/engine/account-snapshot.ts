@@ -1,4 +1,5 @@
 import type { CustomerAttributes } from './customer-filter.js';
+import { dayNumber } from './days.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
 import type { Movement, Segment } from './types.js';
 
@@ -68,6 +69,11 @@ export function mrrOn(customer: CustomerView, day: number): number {
     mrr += movement.amount;
   }
   return mrr;
+}
+
+/** The day a customer started paying: its record's `paid_started`, else its first day with MRR. */
+export function paidStartDay(customer: CustomerView): number | null {
+  return customer.paidStarted === null ? customer.firstPaidDay : dayNumber(customer.paidStarted.slice(0, 10));
 }
 
 /** Active while the customer has MRR on `day`, else cancelled (never-paid leads included). */

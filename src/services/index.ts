@@ -6,6 +6,7 @@ import { createCustomersService } from './customers-service.js';
 import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
+import { createLeadsService } from './leads-service.js';
 import { createMetricsService } from './metrics-service.js';
 import { createReportQueries } from './report-context.js';
 import { createReportInputs } from './report-inputs.js';
@@ -46,6 +47,7 @@ export function createServices(store: Store, clock: Clock) {
     cashflow,
     activity: createActivityService(reports, cashflow, clock),
     scheduledReports: createScheduledReportsService(reportInputs),
+    leads: createLeadsService(reportInputs),
     customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),
