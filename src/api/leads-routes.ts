@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LEADS_SUMMARY_STAGES } from '../engine/reports/leads-summary.js';
 import { SUMMARY_OFFSETS } from '../engine/reports/summary.js';
 import type { Services } from '../services/index.js';
 import { authOf } from './auth.js';
@@ -41,19 +42,22 @@ const leadsRow = z.object({
     .describe('Only on the period holding today: the trial-to-paid rate a linear forecast keeps'),
 });
 
+/** In the reference's order: every count, then every change. */
 const leadsSummary = z.object(
-  Object.fromEntries(
-    (['leads', 'trials'] as const).flatMap((stage) => [
-      ...SUMMARY_OFFSETS.map((length) => [
+  Object.fromEntries([
+    ...LEADS_SUMMARY_STAGES.flatMap((stage) =>
+      SUMMARY_OFFSETS.map((length) => [
         `${stage}_${length}`,
         count.describe(`The ${stage} of the last ${length} days`),
       ]),
-      ...SUMMARY_OFFSETS.map((length) => [
+    ),
+    ...LEADS_SUMMARY_STAGES.flatMap((stage) =>
+      SUMMARY_OFFSETS.map((length) => [
         `${stage}_percentage_change_${length}`,
         z.number().nullable().describe(`Percentage change from the ${length} days before; null from 0`),
       ]),
-    ]),
-  ),
+    ),
+  ]),
 );
 
 const leadsDaysBucket = z.object({

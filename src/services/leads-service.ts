@@ -14,7 +14,7 @@ export function createLeadsService(prepare: ReportInputs) {
       const { query, snapshot, customers } = await prepare(accountId, raw, LAST_365_DAYS);
       return {
         currency: query.baseCurrency,
-        result: leadsReport(snapshot.customers, { ...query, customers }),
+        result: leadsReport(snapshot.funnel, { ...query, customers }),
       };
     },
 
@@ -25,7 +25,7 @@ export function createLeadsService(prepare: ReportInputs) {
       const { query, snapshot, customers } = await prepare(accountId, raw, LAST_365_DAYS);
       return {
         currency: query.baseCurrency,
-        summary: leadsSummary(snapshot.customers, { today: query.today, end: query.to, customers }),
+        summary: leadsSummary(snapshot.funnel, { today: query.today, end: query.to, customers }),
       };
     },
 
@@ -36,7 +36,7 @@ export function createLeadsService(prepare: ReportInputs) {
       const { query, snapshot, customers } = await prepare(accountId, raw, LAST_365_DAYS);
       return {
         currency: query.baseCurrency,
-        ...leadsDaysReport(snapshot.customers, { ...query, customers }),
+        ...leadsDaysReport(snapshot.funnel, { ...query, customers }),
       };
     },
   };

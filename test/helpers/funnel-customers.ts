@@ -1,4 +1,4 @@
-import type { CustomerView } from '../../src/engine/account-snapshot.js';
+import { type CustomerView, funnelColumns } from '../../src/engine/account-snapshot.js';
 import { dayNumber } from '../../src/engine/days.js';
 import { customerView } from './customer-view.js';
 
@@ -59,5 +59,13 @@ export const FUNNEL_CUSTOMERS: readonly CustomerView[] = [
   funnel('m', '2026-10-01', '2026-10-01', '2026-10-08', { currency: 'eur' }),
 ];
 
+/** The funnel days of FUNNEL_CUSTOMERS, as the account snapshot holds them. */
+export const FUNNEL = funnelColumns(FUNNEL_CUSTOMERS);
+
 /** Keeps every customer but `m`. */
 export const WITHOUT_M = Uint8Array.from(FUNNEL_CUSTOMERS, (customer) => (customer.id === 'm' ? 0 : 1));
+
+/** Keeps a, b, c, d, g and h: the worked example of docs/metrics.md. */
+export const DOCS_EXAMPLE = Uint8Array.from(FUNNEL_CUSTOMERS, (customer) =>
+  ['a', 'b', 'c', 'd', 'g', 'h'].includes(customer.id) ? 1 : 0,
+);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { customerView } from '../../../test/helpers/customer-view.js';
-import { FUNNEL_CUSTOMERS, FUNNEL_TODAY, WITHOUT_M } from '../../../test/helpers/funnel-customers.js';
+import { funnelColumns } from '../account-snapshot.js';
+import { FUNNEL, FUNNEL_TODAY, WITHOUT_M } from '../../../test/helpers/funnel-customers.js';
 import { dayNumber as d, dayString } from '../days.js';
 import { leadsDaysReport } from './leads-days.js';
 
@@ -9,7 +10,7 @@ const counts = (report: ReturnType<typeof leadsDaysReport>) =>
 
 describe('leadsDaysReport', () => {
   it('puts each converted lead of the range in the bucket of its days from lead to paid', () => {
-    const report = leadsDaysReport(FUNNEL_CUSTOMERS, {
+    const report = leadsDaysReport(FUNNEL, {
       today: FUNNEL_TODAY,
       from: d('2026-09-01'),
       to: d('2026-11-23'),
@@ -33,7 +34,7 @@ describe('leadsDaysReport', () => {
 
   it('keeps the leads of the range and of the mask', () => {
     // October, m included: leads e, f, n, m; paying e 30 days, n 0, m 7: (30 + 0 + 7) / 3 = 12.33.
-    const report = leadsDaysReport(FUNNEL_CUSTOMERS, {
+    const report = leadsDaysReport(FUNNEL, {
       today: FUNNEL_TODAY,
       from: d('2026-10-01'),
       to: d('2026-10-31'),
@@ -51,12 +52,12 @@ describe('leadsDaysReport', () => {
       to: d('2026-11-30'),
       customers: WITHOUT_M,
     };
-    expect(leadsDaysReport(FUNNEL_CUSTOMERS, november).summary).toEqual({
+    expect(leadsDaysReport(FUNNEL, november).summary).toEqual({
       leads: 4,
       converted: 1,
       average_days: 16,
     });
-    const empty = leadsDaysReport(FUNNEL_CUSTOMERS, {
+    const empty = leadsDaysReport(FUNNEL, {
       ...november,
       from: d('2026-11-05'),
       to: d('2026-11-23'),
@@ -74,7 +75,12 @@ describe('leadsDaysReport', () => {
         firstPaidDay: lead + after,
       }),
     );
-    const report = leadsDaysReport(customers, { today: FUNNEL_TODAY, from: lead, to: lead, customers: null });
+    const report = leadsDaysReport(funnelColumns(customers), {
+      today: FUNNEL_TODAY,
+      from: lead,
+      to: lead,
+      customers: null,
+    });
     expect(counts(report)).toEqual({
       '0': 0,
       '1-7': 1,

@@ -1,4 +1,4 @@
-import type { CustomerView } from '../account-snapshot.js';
+import type { FunnelColumns } from '../account-snapshot.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { averageDays, daysBetween, eachFunnel } from './leads-funnel.js';
 
@@ -52,12 +52,12 @@ const bucketOf = (days: number) => LEAD_DAY_BUCKETS.findLastIndex(([min]) => day
  * How long the leads created in the range took to start paying, by bucket of days. These are
  * the leads that `leads_converted` counts over the same range in /reports/leads.
  */
-export function leadsDaysReport(customers: readonly CustomerView[], query: LeadsDaysQuery): LeadsDaysReport {
+export function leadsDaysReport(funnel: FunnelColumns, query: LeadsDaysQuery): LeadsDaysReport {
   const counts = LEAD_DAY_BUCKETS.map(() => 0);
   let leads = 0;
   let converted = 0;
   let totalDays = 0;
-  eachFunnel(customers, query.customers, query.today, ({ lead, paid }) => {
+  eachFunnel(funnel, query.customers, query.today, ({ lead, paid }) => {
     if (lead === null || lead < query.from || lead > query.to) return;
     leads += 1;
     if (paid === null) return;

@@ -1,10 +1,8 @@
-import { type CustomerView, paidStartDay } from '../account-snapshot.js';
-import { dayNumber } from '../days.js';
+import type { FunnelColumns } from '../account-snapshot.js';
 
 /**
- * The days a customer reached each stage of the funnel: lead on `created_date`, trial on
- * `trial_started`, paid on `paid_started` (the record's, else the first day with MRR). A
- * stage reached after today, or never, is null: reports count nothing after today.
+ * The days one customer reached each stage of the funnel (see FunnelColumns); null for a
+ * stage reached after today, or never: reports count nothing after today.
  */
 export interface FunnelDays {
   lead: number | null;
@@ -12,24 +10,22 @@ export interface FunnelDays {
   paid: number | null;
 }
 
-const dayOf = (instant: string | null) => (instant === null ? null : dayNumber(instant.slice(0, 10)));
-const byToday = (day: number | null, today: number) => (day !== null && day <= today ? day : null);
-
 /** Calls `visit` with the funnel days of each customer the mask keeps (null keeps all), in one pass. */
 export function eachFunnel(
-  customers: readonly CustomerView[],
+  funnel: FunnelColumns,
   kept: Uint8Array | null,
   today: number,
   visit: (days: FunnelDays) => void,
 ): void {
-  customers.forEach((customer, index) => {
-    if (kept !== null && kept[index] !== 1) return;
+  const byToday = (day: number) => (day <= today ? day : null);
+  for (let index = 0; index < funnel.lead.length; index++) {
+    if (kept !== null && kept[index] !== 1) continue;
     visit({
-      lead: byToday(dayOf(customer.createdDate), today),
-      trial: byToday(dayOf(customer.trialStarted), today),
-      paid: byToday(paidStartDay(customer), today),
+      lead: byToday(funnel.lead[index]!),
+      trial: byToday(funnel.trial[index]!),
+      paid: byToday(funnel.paid[index]!),
     });
-  });
+  }
 }
 
 /**

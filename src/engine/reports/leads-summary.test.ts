@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FUNNEL_CUSTOMERS, FUNNEL_TODAY, WITHOUT_M } from '../../../test/helpers/funnel-customers.js';
+import { FUNNEL, FUNNEL_TODAY, WITHOUT_M } from '../../../test/helpers/funnel-customers.js';
 import { dayNumber as d } from '../days.js';
 import { leadsSummary } from './leads-summary.js';
 
@@ -7,9 +7,7 @@ describe('leadsSummary', () => {
   it('counts leads and trials of the last 30, 60, 180 and 365 days against the days before', () => {
     // Days before Nov 23 of each lead: a 79, b 74, c 64, d 56, e 51, f 39, n 34, g 21, h 13,
     // i 3, j 0 (k is after today). Of each trial: a 79, b 72, d 52, e 51, f 38, g 19, i 3.
-    expect(
-      leadsSummary(FUNNEL_CUSTOMERS, { today: FUNNEL_TODAY, end: FUNNEL_TODAY, customers: WITHOUT_M }),
-    ).toEqual({
+    expect(leadsSummary(FUNNEL, { today: FUNNEL_TODAY, end: FUNNEL_TODAY, customers: WITHOUT_M })).toEqual({
       // Oct 25 to Nov 23 (0 to 29 days back): g, h, i, j; Sep 25 to Oct 24 (30 to 59): d, e, f, n.
       leads_30: 4,
       // Sep 25 to Nov 23: d to j, 8; Jul 27 to Sep 24: a, b, c.
@@ -36,7 +34,7 @@ describe('leadsSummary', () => {
   });
 
   it('ends the windows on the given day', () => {
-    const summary = leadsSummary(FUNNEL_CUSTOMERS, {
+    const summary = leadsSummary(FUNNEL, {
       today: FUNNEL_TODAY,
       end: d('2026-10-31'),
       customers: null,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FUNNEL_CUSTOMERS, FUNNEL_TODAY, WITHOUT_M } from '../../../test/helpers/funnel-customers.js';
+import { FUNNEL, FUNNEL_TODAY, WITHOUT_M } from '../../../test/helpers/funnel-customers.js';
 import { dayNumber as d } from '../days.js';
 import type { Interval } from '../periods.js';
 import { leadsReport } from './leads.js';
 
 const report = (from: string, to: string, interval: Interval, customers: Uint8Array | null = WITHOUT_M) =>
-  leadsReport(FUNNEL_CUSTOMERS, { today: FUNNEL_TODAY, from: d(from), to: d(to), interval, customers });
+  leadsReport(FUNNEL, { today: FUNNEL_TODAY, from: d(from), to: d(to), interval, customers });
 
 describe('leadsReport', () => {
   it('counts leads and trials by their own period and conversions with them (fixture: test/helpers)', () => {

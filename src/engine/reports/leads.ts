@@ -1,4 +1,4 @@
-import type { CustomerView } from '../account-snapshot.js';
+import type { FunnelColumns } from '../account-snapshot.js';
 import { seriesPeriods } from '../cashflow/cashflow-data.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { dayString } from '../days.js';
@@ -62,10 +62,10 @@ const emptyTally = (): Tally => ({
   trialToPaidDays: 0,
 });
 
-function tallyPeriods(customers: readonly CustomerView[], query: LeadsQuery) {
+function tallyPeriods(funnel: FunnelColumns, query: LeadsQuery) {
   const { periods, indexOf } = seriesPeriods(query);
   const tallies = periods.map(emptyTally);
-  eachFunnel(customers, query.customers, query.today, ({ lead, trial, paid }) => {
+  eachFunnel(funnel, query.customers, query.today, ({ lead, trial, paid }) => {
     const leadTally = lead === null ? undefined : tallies[indexOf(lead)];
     if (lead !== null && leadTally !== undefined) {
       leadTally.leads += 1;
@@ -116,8 +116,8 @@ function forecast(
  * leads and trials it brought (SPEC 4.6: aggregated by creation and trial dates). Changes
  * are from the row before, null on the first row.
  */
-export function leadsReport(customers: readonly CustomerView[], query: LeadsQuery): LeadsRow[] {
-  const { periods, tallies, indexOf } = tallyPeriods(customers, query);
+export function leadsReport(funnel: FunnelColumns, query: LeadsQuery): LeadsRow[] {
+  const { periods, tallies, indexOf } = tallyPeriods(funnel, query);
   const current = indexOf(query.today);
   let previous: LeadsRow | null = null;
   return periods.map((period, index) => {
