@@ -20,6 +20,7 @@ import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
 import { invoiceRoutes } from './invoices-routes.js';
+import { leadsRoutes } from './leads-routes.js';
 import { planGroupRoutes } from './plan-groups-routes.js';
 import { segmentRoutes } from './segments-routes.js';
 import { planRoutes } from './plans-routes.js';
@@ -95,6 +96,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(reportRoutes(services));
   await app.register(cashflowRoutes(services));
   await app.register(scheduledRoutes(services));
+  await app.register(leadsRoutes(services));
   await app.register(customVariablesRoutes(services));
   return app;
 }

@@ -1,4 +1,5 @@
 import type { CustomerAttributes } from './customer-filter.js';
+import { dayNumber } from './days.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
 import type { Movement, QuantityPoint, Segment } from './types.js';
 
@@ -38,12 +39,45 @@ export interface CustomerView {
   movements: readonly Movement[];
 }
 
+/** A funnel stage never reached: later than any day, so `day <= today` tells whether it was. */
+export const NEVER = 2 ** 31 - 1;
+
+/**
+ * The day each customer reached each stage of the lead funnel, by snapshot index (DESIGN 4.7):
+ * lead on `created_date`, trial on `trial_started`, paid from `paidStartDay`; NEVER without one.
+ * Parsed from the stored instants once per snapshot, so the lead reports scan integers.
+ */
+export interface FunnelColumns {
+  lead: Int32Array;
+  trial: Int32Array;
+  paid: Int32Array;
+}
+
 /** Everything reports read about one account, built once per data version (DESIGN 2). */
 export interface AccountSnapshot {
   version: number;
   customers: readonly CustomerView[];
   attributes: CustomerAttributes;
   movements: Snapshot;
+  funnel: FunnelColumns;
+}
+
+/** The UTC calendar day of a stored ISO 8601 instant. */
+const instantDay = (instant: string | null) => (instant === null ? null : dayNumber(instant.slice(0, 10)));
+
+/** The day a customer started paying: its record's `paid_started`, else its first day with MRR. */
+export function paidStartDay(customer: CustomerView): number | null {
+  return instantDay(customer.paidStarted) ?? customer.firstPaidDay;
+}
+
+export function funnelColumns(customers: readonly CustomerView[]): FunnelColumns {
+  const column = (dayOf: (customer: CustomerView) => number | null) =>
+    Int32Array.from(customers, (customer) => dayOf(customer) ?? NEVER);
+  return {
+    lead: column((customer) => instantDay(customer.createdDate)),
+    trial: column((customer) => instantDay(customer.trialStarted)),
+    paid: column(paidStartDay),
+  };
 }
 
 export function buildAccountSnapshot(version: number, customers: readonly CustomerView[]): AccountSnapshot {
@@ -67,6 +101,7 @@ export function buildAccountSnapshot(version: number, customers: readonly Custom
       hasDiscount: customers.map((customer) => (customer.hasDiscount ? 'true' : 'false')),
     },
     movements: buildSnapshot(customers),
+    funnel: funnelColumns(customers),
   };
 }
 

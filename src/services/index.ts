@@ -6,6 +6,7 @@ import { createCustomersService } from './customers-service.js';
 import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
+import { createLeadsService } from './leads-service.js';
 import { createMetricsService } from './metrics-service.js';
 import { createQueryContexts, createReportQueries } from './report-context.js';
 import { createSegmentsService } from './segments-service.js';
@@ -48,6 +49,7 @@ export function createServices(store: Store, clock: Clock) {
     cashflow,
     activity: createActivityService(reports, cashflow, clock),
     scheduledReports: createScheduledReportsService(reportInputs),
+    leads: createLeadsService(reportInputs),
     customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),

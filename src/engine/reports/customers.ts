@@ -1,4 +1,10 @@
-import { type AccountSnapshot, type CustomerView, mrrOn, statusOn } from '../account-snapshot.js';
+import {
+  type AccountSnapshot,
+  type CustomerView,
+  mrrOn,
+  paidStartDay,
+  statusOn,
+} from '../account-snapshot.js';
 import { dayNumber, dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
@@ -54,14 +60,13 @@ export function customerState(customer: CustomerView, today: number): CustomerSt
     (movement) => movement.day <= today && movement.kind === 'churn',
   );
   const derivedCancel = status === 'cancelled' && lastChurn ? dayString(lastChurn.day) : null;
+  const paidDay = paidStartDay(customer);
   return {
     mrr,
     status,
     createdDate: dateOf(customer.createdDate)!,
     trialStarted: dateOf(customer.trialStarted),
-    paidStarted:
-      dateOf(customer.paidStarted) ??
-      (customer.firstPaidDay === null ? null : dayString(customer.firstPaidDay)),
+    paidStarted: paidDay === null ? null : dayString(paidDay),
     cancelDate: dateOf(customer.cancelDate) ?? derivedCancel,
   };
 }

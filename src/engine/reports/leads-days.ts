@@ -1,0 +1,79 @@
+import type { FunnelColumns } from '../account-snapshot.js';
+import { percentOf } from '../cashflow/to-date.js';
+import { averageDays, daysBetween, eachFunnel } from './leads-funnel.js';
+
+export interface LeadsDaysQuery {
+  today: number;
+  /** The leads created in `[from, to]` are counted. */
+  from: number;
+  to: number;
+  customers: Uint8Array | null;
+}
+
+/**
+ * Days from lead to paid, bounds inclusive: the same day, the first week, the second, the
+ * rest of the first month, then the second and third months, the half year, the year, and
+ * longer (no upper bound).
+ */
+export const LEAD_DAY_BUCKETS: readonly (readonly [number, number | null])[] = [
+  [0, 0],
+  [1, 7],
+  [8, 14],
+  [15, 30],
+  [31, 60],
+  [61, 90],
+  [91, 180],
+  [181, 365],
+  [366, null],
+];
+
+export interface LeadDaysBucket {
+  /** `0`, `1-7`, ..., `366+`. */
+  bucket: string;
+  min_days: number;
+  max_days: number | null;
+  customers: number;
+  /** Share of the converted leads, in percent with two decimals; null when none converted. */
+  percent: number | null;
+}
+
+export interface LeadsDaysReport {
+  result: LeadDaysBucket[];
+  summary: { leads: number; converted: number; average_days: number | null };
+}
+
+const label = ([min, max]: readonly [number, number | null]) =>
+  max === null ? `${min}+` : max === min ? `${min}` : `${min}-${max}`;
+
+/** The bucket holding `days`: the last whose lower bound it reaches. */
+const bucketOf = (days: number) => LEAD_DAY_BUCKETS.findLastIndex(([min]) => days >= min);
+
+/**
+ * How long the leads created in the range took to start paying, by bucket of days. These are
+ * the leads that `leads_converted` counts over the same range in /reports/leads.
+ */
+export function leadsDaysReport(funnel: FunnelColumns, query: LeadsDaysQuery): LeadsDaysReport {
+  const counts = LEAD_DAY_BUCKETS.map(() => 0);
+  let leads = 0;
+  let converted = 0;
+  let totalDays = 0;
+  eachFunnel(funnel, query.customers, query.today, ({ lead, paid }) => {
+    if (lead === null || lead < query.from || lead > query.to) return;
+    leads += 1;
+    if (paid === null) return;
+    const days = daysBetween(lead, paid);
+    converted += 1;
+    totalDays += days;
+    counts[bucketOf(days)]! += 1;
+  });
+  return {
+    result: LEAD_DAY_BUCKETS.map((bounds, index) => ({
+      bucket: label(bounds),
+      min_days: bounds[0],
+      max_days: bounds[1],
+      customers: counts[index]!,
+      percent: percentOf(counts[index]!, converted),
+    })),
+    summary: { leads, converted, average_days: averageDays(totalDays, converted) },
+  };
+}
