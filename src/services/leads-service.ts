@@ -4,14 +4,11 @@ import { leadsReport, type LeadsRow } from '../engine/reports/leads.js';
 import type { ReportInputs } from './report-inputs.js';
 import type { RawReportParams } from './report-query.js';
 
-/** Without `date`, today and the 364 days before it: the last 365 days (SPEC 8). */
-const LAST_365_DAYS = { days: 364, ahead: false };
-
 /** The lead and trial funnel (SPEC 4.6, DESIGN 4.7), pure engine functions over the snapshot. */
 export function createLeadsService(prepare: ReportInputs) {
   return {
     async leads(accountId: string, raw: RawReportParams): Promise<{ currency: string; result: LeadsRow[] }> {
-      const { query, snapshot, customers } = await prepare(accountId, raw, LAST_365_DAYS);
+      const { query, snapshot, customers } = await prepare(accountId, raw);
       return {
         currency: query.baseCurrency,
         result: leadsReport(snapshot.funnel, { ...query, customers }),
@@ -22,7 +19,7 @@ export function createLeadsService(prepare: ReportInputs) {
       accountId: string,
       raw: RawReportParams,
     ): Promise<{ currency: string; summary: Record<string, number | null> }> {
-      const { query, snapshot, customers } = await prepare(accountId, raw, LAST_365_DAYS);
+      const { query, snapshot, customers } = await prepare(accountId, raw);
       return {
         currency: query.baseCurrency,
         summary: leadsSummary(snapshot.funnel, { today: query.today, end: query.to, customers }),
@@ -33,7 +30,7 @@ export function createLeadsService(prepare: ReportInputs) {
       accountId: string,
       raw: RawReportParams,
     ): Promise<{ currency: string } & LeadsDaysReport> {
-      const { query, snapshot, customers } = await prepare(accountId, raw, LAST_365_DAYS);
+      const { query, snapshot, customers } = await prepare(accountId, raw);
       return {
         currency: query.baseCurrency,
         ...leadsDaysReport(snapshot.funnel, { ...query, customers }),

@@ -57,7 +57,7 @@ export interface ReportQueryContext {
   plansOfGroups(groupIds: readonly string[]): Promise<string[]>;
   /** The filter parameters a saved segment stands for; throws on an unknown segment. */
   segmentFilters(segmentId: string): Promise<RawReportParams>;
-  /** Days back from today that the range covers when `date` is absent. */
+  /** Days, today included, that the range covers when `date` is absent. */
   defaultRangeDays: number;
   /** Whether that default instead runs from tomorrow ahead: reports of what is scheduled. */
   defaultRangeAhead?: boolean;
@@ -76,7 +76,7 @@ function parseRange(raw: string | undefined, context: ReportQueryContext): [numb
   if (raw === undefined || raw === '') {
     return context.defaultRangeAhead
       ? [context.today + 1, context.today + context.defaultRangeDays]
-      : [context.today - context.defaultRangeDays, context.today];
+      : [context.today - context.defaultRangeDays + 1, context.today];
   }
   const match = RANGE.exec(raw);
   const parse = (y?: string, m?: string, d?: string) => {

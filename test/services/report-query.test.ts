@@ -31,10 +31,10 @@ const context: ReportQueryContext = {
 const build = (raw: RawReportParams) => buildReportQuery(raw, context);
 
 describe('buildReportQuery', () => {
-  it('fills the defaults: the last 365 days by month in the account currency', async () => {
+  it('fills the defaults: the last 365 days (today included) by month in the account currency', async () => {
     expect(await build({})).toEqual({
       today: d('2026-11-23'),
-      from: d('2025-11-23'),
+      from: d('2025-11-24'),
       to: d('2026-11-23'),
       interval: 'month',
       baseCurrency: 'usd',
