@@ -18,7 +18,7 @@ export function createReportQueries(store: Store, clock: Clock, fx: FxService) {
   return async function reportQuery(
     accountId: string,
     raw: RawReportParams,
-    defaultRange: { days: number; ahead: boolean } = { days: 365, ahead: false },
+    defaultRange: { days: number; ahead: boolean; endDateAlone?: boolean } = { days: 365, ahead: false },
   ): Promise<ReportQuery> {
     const account = await store.accounts.get(accountId);
     if (!account) throw new NotFoundError(`Account ${accountId} not found`);
@@ -28,6 +28,7 @@ export function createReportQueries(store: Store, clock: Clock, fx: FxService) {
       baseCurrency: account.base_currency,
       defaultRangeDays: defaultRange.days,
       defaultRangeAhead: defaultRange.ahead,
+      endDateAlone: defaultRange.endDateAlone,
       currency: (code) => (table.has(code.toLowerCase()) ? code.toLowerCase() : undefined),
       country: normaliseCountry,
       async plansOfGroups(groupIds) {
