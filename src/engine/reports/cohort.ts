@@ -124,6 +124,18 @@ function periodIndex(periods: readonly Period[], day: number): number {
   return low;
 }
 
+/** The index of the first of the day-ordered movements on or after `day`. */
+function firstMovementOn(days: Int32Array, count: number, day: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (days[middle]! < day) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** `part` as a percentage of `whole` and 100 minus it, two decimals; both 0 when there is no whole. */
 function retentionAndChurn(part: number, whole: number): [number, number] {
   if (whole === 0) return [0, 0];
@@ -273,16 +285,21 @@ function collectMembers(
       members.paying[period - start]! += sumPaying[sum]!;
     }
   };
+  const { movementDay, movementCustomer, movementAmount, movementKind } = movements;
   let period = 0;
-  for (let i = 0; i < movements.movementCount; i++) {
-    const day = movements.movementDay[i]!;
+  for (
+    let i = firstMovementOn(movementDay, movements.movementCount, periods[0]!.start);
+    i < movements.movementCount;
+    i++
+  ) {
+    const day = movementDay[i]!;
     if (day > end) break;
-    const sum = sumOf[movements.movementCustomer[i]!]!;
-    // Only members have a sum, and no member moves before the first period.
+    const sum = sumOf[movementCustomer[i]!]!;
+    // Only members have a sum.
     if (sum < 0) continue;
     for (; periods[period]!.end < day; period++) record(period);
-    sumMrr[sum]! += movements.movementAmount[i]!;
-    const kind = movements.movementKind[i]!;
+    sumMrr[sum]! += movementAmount[i]!;
+    const kind = movementKind[i]!;
     if (kind === NEW || kind === REACTIVATION) sumPaying[sum]! += 1;
     else if (kind === CHURN) sumPaying[sum]! -= 1;
   }
