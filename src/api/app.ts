@@ -14,6 +14,7 @@ import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { cashflowRoutes } from './cashflow-routes.js';
+import { cohortRoutes } from './cohort-routes.js';
 import { scheduledRoutes } from './scheduled-routes.js';
 import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
@@ -97,6 +98,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(cashflowRoutes(services));
   await app.register(scheduledRoutes(services));
   await app.register(leadsRoutes(services));
+  await app.register(cohortRoutes(services));
   await app.register(customVariablesRoutes(services));
   return app;
 }

@@ -14,3 +14,8 @@ export function roundCents(value: number): number {
   const rounded = fraction >= 0.5 - TOLERANCE ? whole + 1 : whole;
   return value < 0 && rounded !== 0 ? -rounded : rounded;
 }
+
+/** A percentage or ratio to two decimals, the precision reports show rates in. */
+export function twoDecimals(value: number): number {
+  return Math.round(value * 100) / 100;
+}

@@ -14,6 +14,7 @@ import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
 import { createActivityService } from './activity-service.js';
 import { createCashflowService } from './cashflow-service.js';
+import { createCohortService } from './cohort-service.js';
 import { createScheduledReportsService } from './scheduled-reports-service.js';
 import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
@@ -50,6 +51,7 @@ export function createServices(store: Store, clock: Clock) {
     activity: createActivityService(reports, cashflow, clock),
     scheduledReports: createScheduledReportsService(reportInputs),
     leads: createLeadsService(reportInputs),
+    cohort: createCohortService(reportInputs),
     customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),

@@ -18,11 +18,21 @@ export function today(clock: Clock): number {
   return dayNumber(clock.now().toISOString().slice(0, 10));
 }
 
+/**
+ * A report's range without `date`: `days` back to today or, `ahead`, from tomorrow on; with
+ * `endDateAlone`, `date` may be the range's last day alone.
+ */
+export interface DefaultRange {
+  days: number;
+  ahead: boolean;
+  endDateAlone?: boolean;
+}
+
 /** What parsing filters needs to know of one account: its currencies, plan groups and segments. */
 export function createQueryContexts(store: Store, clock: Clock, fx: FxService) {
   return async function queryContext(
     accountId: string,
-    defaultRange: { days: number; ahead: boolean } = { days: 365, ahead: false },
+    defaultRange: DefaultRange = { days: 365, ahead: false },
   ): Promise<ReportQueryContext> {
     const account = await store.accounts.get(accountId);
     if (!account) throw new NotFoundError(`Account ${accountId} not found`);
@@ -32,6 +42,7 @@ export function createQueryContexts(store: Store, clock: Clock, fx: FxService) {
       baseCurrency: account.base_currency,
       defaultRangeDays: defaultRange.days,
       defaultRangeAhead: defaultRange.ahead,
+      endDateAlone: defaultRange.endDateAlone,
       currency: (code) => (table.has(code.toLowerCase()) ? code.toLowerCase() : undefined),
       country: normaliseCountry,
       async plansOfGroups(groupIds) {
@@ -66,7 +77,7 @@ export function createReportQueries(queryContext: QueryContexts) {
   return async function reportQuery(
     accountId: string,
     raw: RawReportParams,
-    defaultRange?: { days: number; ahead: boolean },
+    defaultRange?: DefaultRange,
   ): Promise<ReportQuery> {
     return buildReportQuery(raw, await queryContext(accountId, defaultRange));
   };

@@ -61,15 +61,27 @@ export interface ReportQueryContext {
   defaultRangeDays: number;
   /** Whether that default instead runs from tomorrow ahead: reports of what is scheduled. */
   defaultRangeAhead?: boolean;
+  /** Whether `date` may also be one day YYYY-MM-DD, the end of a range of defaultRangeDays (cohorts). */
+  endDateAlone?: boolean;
 }
 
 export type RawReportParams = Readonly<Record<string, string | undefined>>;
 
 const RANGE = /^(\d{4})(\d{2})(\d{2})-(\d{4})(\d{2})(\d{2})$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const AGE = /^\d+-\d*$/;
 
 function invalid(parameter: string, message: string): InvalidInputError {
   return new InvalidInputError(`Invalid query parameter "${parameter}": ${message}`);
+}
+
+/** A day number from year, month and day digits, or undefined when no such date exists. */
+function realDay(year?: string, month?: string, day?: string): number | undefined {
+  try {
+    return dayNumber(`${year}-${month}-${day}`);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseRange(raw: string | undefined, context: ReportQueryContext): [number, number] {
@@ -78,18 +90,18 @@ function parseRange(raw: string | undefined, context: ReportQueryContext): [numb
       ? [context.today + 1, context.today + context.defaultRangeDays]
       : [context.today - context.defaultRangeDays + 1, context.today];
   }
+  const end = context.endDateAlone ? DAY.exec(raw) : null;
+  if (end) {
+    const to = realDay(end[1], end[2], end[3]);
+    if (to !== undefined) return [to - context.defaultRangeDays + 1, to];
+  }
   const match = RANGE.exec(raw);
-  const parse = (y?: string, m?: string, d?: string) => {
-    try {
-      return dayNumber(`${y}-${m}-${d}`);
-    } catch {
-      return undefined;
-    }
-  };
-  const from = match ? parse(match[1], match[2], match[3]) : undefined;
-  const to = match ? parse(match[4], match[5], match[6]) : undefined;
-  if (from === undefined || to === undefined)
-    throw invalid('date', 'expected a range YYYYMMDD-YYYYMMDD of real dates');
+  const from = match ? realDay(match[1], match[2], match[3]) : undefined;
+  const to = match ? realDay(match[4], match[5], match[6]) : undefined;
+  if (from === undefined || to === undefined) {
+    const expected = context.endDateAlone ? 'a date YYYY-MM-DD or a range' : 'a range';
+    throw invalid('date', `expected ${expected} YYYYMMDD-YYYYMMDD of real dates`);
+  }
   if (from > to) throw invalid('date', 'the range ends before it starts');
   return [from, to];
 }

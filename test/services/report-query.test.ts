@@ -160,6 +160,23 @@ describe('buildReportQuery', () => {
   });
 });
 
+describe('end date alone', () => {
+  const endDate = { ...context, endDateAlone: true };
+
+  it('reads one day as the end of a range of the default length, and still reads ranges', async () => {
+    const query = await buildReportQuery({ date: '2026-06-30' }, endDate);
+    expect([query.from, query.to]).toEqual([d('2025-07-01'), d('2026-06-30')]);
+    const range = await buildReportQuery({ date: '20260101-20260331' }, endDate);
+    expect([range.from, range.to]).toEqual([d('2026-01-01'), d('2026-03-31')]);
+  });
+
+  it('names both forms when neither fits', async () => {
+    await expect(buildReportQuery({ date: '2026-02-30' }, endDate)).rejects.toThrow(
+      'Invalid query parameter "date": expected a date YYYY-MM-DD or a range YYYYMMDD-YYYYMMDD of real dates',
+    );
+  });
+});
+
 describe('default range ahead', () => {
   it('runs from tomorrow for the given days, for reports of what is scheduled', async () => {
     const query = await buildReportQuery({}, { ...context, defaultRangeAhead: true });

@@ -1,5 +1,6 @@
 import { type Interval, type Period, periodStart, shiftMonths } from '../periods.js';
 import { percentageChange } from '../reports/summary.js';
+import { twoDecimals } from '../rounding.js';
 
 export type ToDate = 'mtd' | 'qtd' | 'ytd';
 
@@ -21,8 +22,6 @@ export function toDateSpan(today: number, name: ToDate): { current: Period; prev
     previous: { start: shiftMonths(start, -months), end: shiftMonths(today, -months) },
   };
 }
-
-const twoDecimals = (value: number) => Math.round(value * 100) / 100;
 
 /** `part` as a percentage of `whole`, two decimals; null when `whole` is 0, so never NaN. */
 export function percentOf(part: number, whole: number): number | null {

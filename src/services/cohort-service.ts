@@ -1,0 +1,65 @@
+import {
+  type AverageCohort,
+  type ChartPeriod,
+  type Cohort,
+  cohortChart,
+  type CohortLimits,
+  cohortReport,
+  type CohortReport,
+} from '../engine/reports/cohort.js';
+import type { ReportInputs } from './report-inputs.js';
+import { parseBreakdown, type RawReportParams } from './report-query.js';
+
+/** `date` is the end date (SPEC) or a range (as the reference sends it); alone, cohorts start up to 365 days before it. */
+const RANGE = { days: 365, ahead: false, endDateAlone: true };
+
+interface CohortEnvelope {
+  currency: string;
+  breakdown?: string;
+}
+
+export interface CohortListResponse extends CohortEnvelope {
+  result: { list: (Cohort | AverageCohort)[]; limits: CohortLimits };
+}
+
+export interface CohortChartResponse extends CohortEnvelope {
+  result: ChartPeriod[];
+}
+
+/** Cohort retention (SPEC 4.6 /reports/cohort), as a list or laid out for a chart. */
+export function createCohortService(prepare: ReportInputs) {
+  async function report(
+    accountId: string,
+    raw: RawReportParams & { breakdown?: string },
+  ): Promise<{ envelope: CohortEnvelope; report: CohortReport }> {
+    const breakdown = parseBreakdown(raw.breakdown);
+    const { query, snapshot, customers, table } = await prepare(accountId, raw, RANGE);
+    return {
+      envelope:
+        breakdown === undefined
+          ? { currency: query.baseCurrency }
+          : { currency: query.baseCurrency, breakdown },
+      report: cohortReport(snapshot, { ...query, customers, breakdown: breakdown ?? null }, table),
+    };
+  }
+
+  return {
+    async cohort(
+      accountId: string,
+      raw: RawReportParams & { breakdown?: string },
+    ): Promise<CohortListResponse> {
+      const { envelope, report: cohorts } = await report(accountId, raw);
+      return { ...envelope, result: { list: [...cohorts.cohorts, cohorts.average], limits: cohorts.limits } };
+    },
+
+    async cohortChart(
+      accountId: string,
+      raw: RawReportParams & { breakdown?: string },
+    ): Promise<CohortChartResponse> {
+      const { envelope, report: cohorts } = await report(accountId, raw);
+      return { ...envelope, result: cohortChart(cohorts) };
+    },
+  };
+}
+
+export type CohortService = ReturnType<typeof createCohortService>;
