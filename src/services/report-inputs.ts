@@ -18,7 +18,11 @@ export function createReportInputs(metrics: MetricsService, fx: FxService, repor
     // The query first: a bad parameter fails before any data is loaded.
     const query = await reportQuery(accountId, raw, defaultRange);
     const snapshot = await metrics.snapshot(accountId);
-    const customers = customerMask(attributesOn(snapshot, query.to), query.filters, query.to);
+    // Status on a day walks every customer's movements: only a status filter pays for it.
+    const attributes = query.filters.some((filter) => filter.dimension === 'status')
+      ? attributesOn(snapshot, query.to)
+      : snapshot.attributes;
+    const customers = customerMask(attributes, query.filters, query.to);
     return { query, snapshot, customers, table: await fx.table() };
   };
 }
