@@ -22,7 +22,8 @@ export function toDateSpan(today: number, name: ToDate): { current: Period; prev
   };
 }
 
-const twoDecimals = (value: number) => Math.round(value * 100) / 100;
+/** Rounded to two decimals, as every rate and percentage of a report is. */
+export const twoDecimals = (value: number) => Math.round(value * 100) / 100;
 
 /** `part` as a percentage of `whole`, two decimals; null when `whole` is 0, so never NaN. */
 export function percentOf(part: number, whole: number): number | null {

@@ -44,6 +44,22 @@ export interface CustomerState {
 const dateOf = (instant: string | null) => (instant === null ? null : instant.slice(0, 10));
 
 /**
+ * The days (`YYYY-MM-DD`) a customer became a lead, started a trial and started paying: the
+ * record's paid start when it says, else the first day with MRR (DESIGN 4.7).
+ */
+export function funnelDates(
+  customer: CustomerView,
+): Pick<CustomerState, 'createdDate' | 'trialStarted' | 'paidStarted'> {
+  return {
+    createdDate: dateOf(customer.createdDate)!,
+    trialStarted: dateOf(customer.trialStarted),
+    paidStarted:
+      dateOf(customer.paidStarted) ??
+      (customer.firstPaidDay === null ? null : dayString(customer.firstPaidDay)),
+  };
+}
+
+/**
  * What a customer is today: active while it has MRR, else cancelled. Paid start and
  * cancellation come from the record when it says, else from the movements.
  */
@@ -57,11 +73,7 @@ export function customerState(customer: CustomerView, today: number): CustomerSt
   return {
     mrr,
     status,
-    createdDate: dateOf(customer.createdDate)!,
-    trialStarted: dateOf(customer.trialStarted),
-    paidStarted:
-      dateOf(customer.paidStarted) ??
-      (customer.firstPaidDay === null ? null : dayString(customer.firstPaidDay)),
+    ...funnelDates(customer),
     cancelDate: dateOf(customer.cancelDate) ?? derivedCancel,
   };
 }
