@@ -15,6 +15,7 @@ import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { cashflowRoutes } from './cashflow-routes.js';
 import { scheduledRoutes } from './scheduled-routes.js';
+import { mapRetentionRoutes } from './map-retention-routes.js';
 import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
@@ -93,6 +94,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(reportRoutes(services));
   await app.register(cashflowRoutes(services));
   await app.register(scheduledRoutes(services));
+  await app.register(mapRetentionRoutes(services));
   await app.register(customVariablesRoutes(services));
   return app;
 }

@@ -11,7 +11,9 @@ import { createReportQueries } from './report-context.js';
 import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
 import { createActivityService } from './activity-service.js';
+import { createCashflowInvoices } from './cashflow-invoices.js';
 import { createCashflowService } from './cashflow-service.js';
+import { createMapRetentionService } from './map-retention-service.js';
 import { createScheduledReportsService } from './scheduled-reports-service.js';
 import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
@@ -29,7 +31,9 @@ export function createServices(store: Store, clock: Clock) {
   const reportQuery = createReportQueries(store, clock, fx);
   const reportInputs = createReportInputs(metrics, fx, reportQuery);
   const reports = createReportsService(reportInputs);
-  const cashflow = createCashflowService(store, reportInputs);
+  // One cache of the invoices for every report that reads them.
+  const cashflowInvoices = createCashflowInvoices(store);
+  const cashflow = createCashflowService(cashflowInvoices, reportInputs);
   return {
     store,
     clock,
@@ -46,6 +50,7 @@ export function createServices(store: Store, clock: Clock) {
     cashflow,
     activity: createActivityService(reports, cashflow, clock),
     scheduledReports: createScheduledReportsService(reportInputs),
+    mapRetention: createMapRetentionService(reportInputs, cashflowInvoices),
     customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),

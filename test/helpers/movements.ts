@@ -7,15 +7,19 @@ export function move(day: string, kind: MovementKind, amount: number): Movement 
 }
 
 /**
- * The movements of a customer whose MRR becomes `mrr` on each `day` (days increasing), classified
- * as the engine does: 0 to more is new the first time and reactivation after, up is expansion,
- * down to more than 0 contraction, down to 0 churn. For property tests over random histories.
+ * The movements of a customer whose MRR becomes `mrr` on each `day` (any order; of two steps on
+ * one day the first counts), classified as the engine does: 0 to more is new the first time and
+ * reactivation after, up is expansion, down to more than 0 contraction, down to 0 churn. For
+ * property tests over random histories.
  */
 export function movementsOf(steps: readonly { day: number; mrr: number }[]): Movement[] {
   const movements: Movement[] = [];
   let mrr = 0;
   let paidBefore = false;
-  for (const step of steps) {
+  let lastDay: number | null = null;
+  for (const step of [...steps].sort((a, b) => a.day - b.day)) {
+    if (step.day === lastDay) continue;
+    lastDay = step.day;
     if (step.mrr === mrr) continue;
     const kind: MovementKind =
       mrr === 0
