@@ -64,34 +64,37 @@ export function cohortFigures(
   fx: FxTable,
 ): CohortFigures[][] {
   const { groupOf, groupCount } = query;
+  const { movementDay, movementCustomer, movementKind, movementAmount, customerCurrency } = snapshot;
+  const customerCount = snapshot.customerIds.length;
   const currencyCount = snapshot.currencies.length;
   const converters = snapshot.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
   const toBase = (currency: number, amount: number, day: number) =>
     converters[currency]!(amount, query.fixedRateDay ?? day);
-  const counted = (i: number) =>
-    snapshot.movementDay[i]! <= query.today && groupOf[snapshot.movementCustomer[i]!]! >= 0;
+  // Movements after today have not happened; customers out of every group never count.
+  const last = snapshot.movementCount;
+  const counted = (i: number) => movementDay[i]! <= query.today && groupOf[movementCustomer[i]!]! >= 0;
 
   // Each customer's MRR on the latest baseline, and per group and currency the MRR and the
   // number of the customers paying then: the cohort.
-  const mrr = new Float64Array(snapshot.customerIds.length);
+  const mrr = new Float64Array(customerCount);
   const cohortMrr = new Float64Array(groupCount * currencyCount);
   const cohortSize = new Int32Array(groupCount);
   // Per customer: its change inside the current window, and the window it was last seen in,
   // as a whole and per kind, so that each list and count takes a customer once.
-  const change = new Float64Array(snapshot.customerIds.length);
-  const seenIn = new Int32Array(snapshot.customerIds.length).fill(-1);
-  const seenKindIn = new Int32Array(snapshot.customerIds.length * KINDS).fill(-1);
+  const change = new Float64Array(customerCount);
+  const seenIn = new Int32Array(customerCount).fill(-1);
+  const seenKindIn = new Int32Array(customerCount * KINDS).fill(-1);
 
   let next = 0;
   return windows.map((window, index) => {
-    for (; next < snapshot.movementCount && snapshot.movementDay[next]! <= window.baseline; next++) {
+    for (; next < last && movementDay[next]! <= window.baseline; next++) {
       if (!counted(next)) continue;
-      const customer = snapshot.movementCustomer[next]!;
+      const customer = movementCustomer[next]!;
       const group = groupOf[customer]!;
-      mrr[customer]! += snapshot.movementAmount[next]!;
-      cohortMrr[group * currencyCount + snapshot.customerCurrency[customer]!]! +=
-        snapshot.movementAmount[next]!;
-      const kind = snapshot.movementKind[next]!;
+      const amount = movementAmount[next]!;
+      mrr[customer]! += amount;
+      cohortMrr[group * currencyCount + customerCurrency[customer]!]! += amount;
+      const kind = movementKind[next]!;
       if (kind === NEW || kind === REACTIVATION) cohortSize[group]! += 1;
       else if (kind === CHURN) cohortSize[group]! -= 1;
     }
@@ -99,25 +102,22 @@ export function cohortFigures(
     const amounts = new Float64Array(groupCount * KINDS);
     const movers = new Int32Array(groupCount * KINDS);
     const touched: number[] = [];
-    for (let i = next; i < snapshot.movementCount && snapshot.movementDay[i]! <= window.target; i++) {
-      const customer = snapshot.movementCustomer[i]!;
+    for (let i = next; i < last && movementDay[i]! <= window.target; i++) {
+      const customer = movementCustomer[i]!;
       // Only the cohort counts: customers who joined or came back after the baseline do not.
       if (!counted(i) || mrr[customer]! <= 0) continue;
-      const slot = groupOf[customer]! * KINDS + snapshot.movementKind[i]!;
-      amounts[slot]! += toBase(
-        snapshot.customerCurrency[customer]!,
-        snapshot.movementAmount[i]!,
-        snapshot.movementDay[i]!,
-      );
-      if (seenKindIn[customer * KINDS + snapshot.movementKind[i]!] !== index) {
-        seenKindIn[customer * KINDS + snapshot.movementKind[i]!] = index;
+      const kind = movementKind[i]!;
+      const slot = groupOf[customer]! * KINDS + kind;
+      amounts[slot]! += toBase(customerCurrency[customer]!, movementAmount[i]!, movementDay[i]!);
+      if (seenKindIn[customer * KINDS + kind] !== index) {
+        seenKindIn[customer * KINDS + kind] = index;
         movers[slot]! += 1;
       }
       if (seenIn[customer] !== index) {
         seenIn[customer] = index;
         touched.push(customer);
       }
-      change[customer]! += snapshot.movementAmount[i]!;
+      change[customer]! += movementAmount[i]!;
     }
 
     // A customer's capped target is min(target, baseline), each at its own day's rate. For the
@@ -130,7 +130,7 @@ export function cohortFigures(
     const lost = new Int32Array(groupCount);
     for (const customer of touched) {
       const group = groupOf[customer]!;
-      const currency = snapshot.customerCurrency[customer]!;
+      const currency = customerCurrency[customer]!;
       const before = mrr[customer]!;
       const after = before + change[customer]!;
       changed[group * currencyCount + currency]! += change[customer]!;

@@ -43,20 +43,9 @@ export interface CustomerState {
 
 const dateOf = (instant: string | null) => (instant === null ? null : instant.slice(0, 10));
 
-/**
- * The days (`YYYY-MM-DD`) a customer became a lead, started a trial and started paying: the
- * record's paid start when it says, else the first day with MRR (DESIGN 4.7).
- */
-export function funnelDates(
-  customer: CustomerView,
-): Pick<CustomerState, 'createdDate' | 'trialStarted' | 'paidStarted'> {
-  return {
-    createdDate: dateOf(customer.createdDate)!,
-    trialStarted: dateOf(customer.trialStarted),
-    paidStarted:
-      dateOf(customer.paidStarted) ??
-      (customer.firstPaidDay === null ? null : dayString(customer.firstPaidDay)),
-  };
+/** The day a customer started paying: the record's paid start when it says, else its first day with MRR. */
+export function paidStartedDay(customer: CustomerView): number | null {
+  return customer.paidStarted === null ? customer.firstPaidDay : dayNumber(dateOf(customer.paidStarted)!);
 }
 
 /**
@@ -70,10 +59,13 @@ export function customerState(customer: CustomerView, today: number): CustomerSt
     (movement) => movement.day <= today && movement.kind === 'churn',
   );
   const derivedCancel = status === 'cancelled' && lastChurn ? dayString(lastChurn.day) : null;
+  const paid = paidStartedDay(customer);
   return {
     mrr,
     status,
-    ...funnelDates(customer),
+    createdDate: dateOf(customer.createdDate)!,
+    trialStarted: dateOf(customer.trialStarted),
+    paidStarted: paid === null ? null : dayString(paid),
     cancelDate: dateOf(customer.cancelDate) ?? derivedCancel,
   };
 }

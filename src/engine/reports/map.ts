@@ -9,7 +9,7 @@ import { periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import { MOVEMENT_KINDS } from '../snapshot.js';
 import { baselineOf, cohortFigures, cohortRates, type Rates } from './cohort-windows.js';
-import { funnelDates } from './customers.js';
+import { paidStartedDay } from './customers.js';
 
 export interface MapQuery {
   today: number;
@@ -51,7 +51,7 @@ export interface MapReport {
 
 const NEW = MOVEMENT_KINDS.indexOf('new');
 
-const dayOrNull = (date: string | null) => (date === null ? null : dayNumber(date));
+const dayOf = (instant: string | null) => (instant === null ? null : dayNumber(instant.slice(0, 10)));
 
 /** The mean of the non-null rates, or null. */
 function meanRate(rates: readonly Rates[], rate: keyof Rates): number | null {
@@ -71,11 +71,10 @@ function funnelCounts(snapshot: AccountSnapshot, groupOf: Int32Array, groupCount
   snapshot.customers.forEach((customer, index) => {
     const group = groupOf[index]!;
     if (group < 0) return;
-    const dates = funnelDates(customer);
-    const paid = dayOrNull(dates.paidStarted);
-    const trial = dayOrNull(dates.trialStarted);
+    const paid = paidStartedDay(customer);
+    const trial = dayOf(customer.trialStarted);
     const count = counts[group]!;
-    if (inRange(dayNumber(dates.createdDate))) {
+    if (inRange(dayOf(customer.createdDate))) {
       count.leads += 1;
       if (paid !== null && paid <= query.to) count.leadsConverted += 1;
     }
@@ -130,7 +129,7 @@ function paymentFailures(
  * Per country (lower-case code), as of the range's last day: MRR and subscribers, ARPA, and
  * over the range: ASP, the mean monthly customer and net MRR churn rates (the month-over-month
  * windows of /reports/retention), LTV = ARPA / that customer churn rate, leads, trials and their
- * conversions, and the payment failure rate. Shares are of the figures of every customer the
+ * conversions, and the payment failure rate. Shares are of the sums over every customer the
  * filters keep. A country appears when it has anything to show; customers without a country
  * are reported apart, so the list and `unknown` add up to the account's totals.
  */
@@ -160,17 +159,16 @@ export function mapReport(
     fx,
   );
   const atEnd = figures.pop()!;
-  const total = cohortFigures(
-    snapshot.movements,
-    [endOfRange],
-    { ...cohortQuery, groupOf: groupOf.map((group) => (group < 0 ? -1 : 0)), groupCount: 1 },
-    fx,
-  )[0]![0]!;
   const funnel = funnelCounts(snapshot, groupOf, groupCount, query);
   const fresh = newBusiness(snapshot, groupOf, groupCount, query, fx);
   const failures = paymentFailures(invoices, groupOf, groupCount, query);
-  const totalLeads = funnel.reduce((sum, count) => sum + count.leads, 0);
-  const totalTrials = funnel.reduce((sum, count) => sum + count.trials, 0);
+  // Shares are of the sums of the groups, so that they add up to 100 %.
+  const totalOf = (figure: (group: number) => number) =>
+    values.reduce((sum, _, group) => sum + figure(group), 0);
+  const totalMrr = totalOf((group) => atEnd[group]!.baselineMrr);
+  const totalSubscribers = totalOf((group) => atEnd[group]!.customers);
+  const totalLeads = totalOf((group) => funnel[group]!.leads);
+  const totalTrials = totalOf((group) => funnel[group]!.trials);
 
   const report: MapReport = { list: {}, unknown: null };
   values.forEach((country, group) => {
@@ -201,8 +199,8 @@ export function mapReport(
       trials_converted: trialsConverted,
       trial_conversion_rate: percentOf(trialsConverted, trials),
       payment_failure_rate: percentOf(failed, attempted),
-      mrr_percent: percentOf(end.baselineMrr, total.baselineMrr),
-      subscribers_percent: percentOf(end.customers, total.customers),
+      mrr_percent: percentOf(end.baselineMrr, totalMrr),
+      subscribers_percent: percentOf(end.customers, totalSubscribers),
       leads_percent: percentOf(leads, totalLeads),
       trials_percent: percentOf(trials, totalTrials),
     };
