@@ -386,6 +386,12 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
       expect(yearly.trailing_months).toBe(12);
       expect(columns(yearly.result, 'date', 'baseline_date')).toEqual([['2026-11-22', '2025-11-22']]);
       expect((await get('/reports/retention?interval=week')).trailing_months).toBe(1);
+      // Daily rows, each the month up to its day: c_de churned on Nov 18.
+      const daily = await get('/reports/retention?interval=day&date=20261117-20261118');
+      expect(columns(daily.result, 'date', 'baseline_date', 'churned_customers')).toEqual([
+        ['2026-11-17', '2026-10-17', 0],
+        ['2026-11-18', '2026-10-18', 1],
+      ]);
     });
 
     it('converts at the range end with fix_fx and in another base currency', async () => {
@@ -452,6 +458,19 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
     const response = await t.call(account.viewerKey, { method: 'GET', url });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: message });
+  });
+
+  it('documents both routes and their parameters in /openapi.json', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const parameters = (path: string) =>
+      (doc.paths[path].get.parameters as { name: string }[]).map((parameter) => parameter.name);
+    expect(parameters('/reports/map')).toEqual(
+      expect.arrayContaining(['date', 'fix_fx', 'baseCurrency', 'region']),
+    );
+    expect(parameters('/reports/map')).not.toContain('interval');
+    expect(parameters('/reports/retention')).toEqual(
+      expect.arrayContaining(['date', 'interval', 'fix_fx', 'breakdown', 'trailing_months', 'plan']),
+    );
   });
 
   it('needs a key and shows each account only its own figures', async () => {
