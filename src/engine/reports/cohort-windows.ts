@@ -70,8 +70,8 @@ export function cohortFigures(
   const converters = snapshot.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
   const toBase = (currency: number, amount: number, day: number) =>
     converters[currency]!(amount, query.fixedRateDay ?? day);
-  // Movements after today have not happened; customers out of every group never count.
   const last = snapshot.movementCount;
+  // Movements after today have not happened, and customers in no group never count.
   const counted = (i: number) => movementDay[i]! <= query.today && groupOf[movementCustomer[i]!]! >= 0;
 
   // Each customer's MRR on the latest baseline, and per group and currency the MRR and the
