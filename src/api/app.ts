@@ -16,6 +16,7 @@ import { reportRoutes } from './report-routes.js';
 import { cashflowRoutes } from './cashflow-routes.js';
 import { cohortRoutes } from './cohort-routes.js';
 import { scheduledRoutes } from './scheduled-routes.js';
+import { mapRetentionRoutes } from './map-retention-routes.js';
 import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { registerErrorHandling } from './errors.js';
@@ -99,6 +100,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(scheduledRoutes(services));
   await app.register(leadsRoutes(services));
   await app.register(cohortRoutes(services));
+  await app.register(mapRetentionRoutes(services));
   await app.register(customVariablesRoutes(services));
   return app;
 }

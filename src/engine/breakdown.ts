@@ -50,24 +50,48 @@ export function breakdownValue(customer: CustomerView, dimension: string): strin
   }
 }
 
+const byValue = (a: string | null, b: string | null) =>
+  a === null ? (b === null ? 0 : 1) : b === null ? -1 : a.localeCompare(b);
+
+/**
+ * The breakdown values of the customers `within` keeps, sorted (null, no value, last), and each
+ * customer's group: its value's index, or -1 when left out. One array for every group, so a
+ * report can add up all the groups in one pass over the movements.
+ */
+export function breakdownGroups(
+  customers: readonly CustomerView[],
+  dimension: string,
+  within: Uint8Array | null,
+): { values: (string | null)[]; groupOf: Int32Array } {
+  const firstSeen = new Map<string | null, number>();
+  const seenGroup = new Int32Array(customers.length).fill(-1);
+  customers.forEach((customer, index) => {
+    if (within !== null && within[index] !== 1) return;
+    const value = breakdownValue(customer, dimension);
+    let group = firstSeen.get(value);
+    if (group === undefined) {
+      group = firstSeen.size;
+      firstSeen.set(value, group);
+    }
+    seenGroup[index] = group;
+  });
+  const values = [...firstSeen.keys()].sort(byValue);
+  const sortedGroup = new Int32Array(values.length);
+  values.forEach((value, sorted) => {
+    sortedGroup[firstSeen.get(value)!] = sorted;
+  });
+  return { values, groupOf: seenGroup.map((group) => (group < 0 ? -1 : sortedGroup[group]!)) };
+}
+
 /** Each breakdown value with the customers holding it, as masks over the snapshot, values sorted. */
 export function breakdownMasks(
   customers: readonly CustomerView[],
   dimension: string,
   within: Uint8Array | null,
 ): { value: string | null; customers: Uint8Array }[] {
-  const groups = new Map<string | null, Uint8Array>();
-  customers.forEach((customer, index) => {
-    if (within !== null && within[index] !== 1) return;
-    const value = breakdownValue(customer, dimension);
-    let mask = groups.get(value);
-    if (!mask) {
-      mask = new Uint8Array(customers.length);
-      groups.set(value, mask);
-    }
-    mask[index] = 1;
-  });
-  return [...groups.entries()]
-    .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
-    .map(([value, mask]) => ({ value, customers: mask }));
+  const { values, groupOf } = breakdownGroups(customers, dimension, within);
+  return values.map((value, group) => ({
+    value,
+    customers: Uint8Array.from(groupOf, (of) => (of === group ? 1 : 0)),
+  }));
 }

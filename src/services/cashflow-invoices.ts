@@ -67,3 +67,5 @@ export function createCashflowInvoices(store: Store) {
     return invoices;
   };
 }
+
+export type CashflowInvoices = ReturnType<typeof createCashflowInvoices>;

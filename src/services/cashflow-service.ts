@@ -14,8 +14,7 @@ import {
   transactionsReport,
   transactionsSummary,
 } from '../engine/cashflow/transactions.js';
-import type { Store } from '../store/open-store.js';
-import { createCashflowInvoices } from './cashflow-invoices.js';
+import type { CashflowInvoices } from './cashflow-invoices.js';
 import { NotFoundError } from './errors.js';
 import type { ReportInputs } from './report-inputs.js';
 import type { RawReportParams, ReportQuery } from './report-query.js';
@@ -48,9 +47,7 @@ const paged = <T>(items: readonly T[], page: Page) => {
 };
 
 /** The cashflow reports of SPEC 4.6 (DESIGN 4.9), each a pure engine function over the invoices. */
-export function createCashflowService(store: Store, reportInputs: ReportInputs) {
-  const cashflowInvoices = createCashflowInvoices(store);
-
+export function createCashflowService(cashflowInvoices: CashflowInvoices, reportInputs: ReportInputs) {
   async function prepare(accountId: string, raw: RawReportParams) {
     const inputs = await reportInputs(accountId, raw);
     const all = await cashflowInvoices(accountId, inputs.snapshot);

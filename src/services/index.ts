@@ -13,8 +13,10 @@ import { createSegmentsService } from './segments-service.js';
 import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
 import { createActivityService } from './activity-service.js';
+import { createCashflowInvoices } from './cashflow-invoices.js';
 import { createCashflowService } from './cashflow-service.js';
 import { createCohortService } from './cohort-service.js';
+import { createMapRetentionService } from './map-retention-service.js';
 import { createScheduledReportsService } from './scheduled-reports-service.js';
 import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
@@ -33,7 +35,9 @@ export function createServices(store: Store, clock: Clock) {
   const reportQuery = createReportQueries(queryContext);
   const reportInputs = createReportInputs(metrics, fx, reportQuery);
   const reports = createReportsService(reportInputs);
-  const cashflow = createCashflowService(store, reportInputs);
+  // One cache of the invoices for every report that reads them.
+  const cashflowInvoices = createCashflowInvoices(store);
+  const cashflow = createCashflowService(cashflowInvoices, reportInputs);
   return {
     store,
     clock,
@@ -52,6 +56,7 @@ export function createServices(store: Store, clock: Clock) {
     scheduledReports: createScheduledReportsService(reportInputs),
     leads: createLeadsService(reportInputs),
     cohort: createCohortService(reportInputs),
+    mapRetention: createMapRetentionService(reportInputs, cashflowInvoices),
     customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),

@@ -1,0 +1,192 @@
+import { allocate } from '../allocate.js';
+import type { FxTable } from '../fx-table.js';
+import { shiftMonths } from '../periods.js';
+import { roundCents } from '../rounding.js';
+import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+
+/** The customers paying at the end of `baseline`, followed to the end of `target`. */
+export interface CohortWindow {
+  baseline: number;
+  target: number;
+}
+
+/** What the customers of one group who paid on a window's baseline day did by its target day. */
+export interface CohortFigures {
+  /** Whole cents of the base currency. */
+  baselineMrr: number;
+  targetMrr: number;
+  /** The target MRR with each customer capped at its baseline MRR. */
+  grrMrr: number;
+  /** Customers paying on the baseline day, and those of them still paying on the target day. */
+  customers: number;
+  retained: number;
+  /** The cohort's movements inside the window, by kind in MOVEMENT_KINDS order, whole cents. */
+  movements: number[];
+  /** Distinct cohort customers with a movement of each kind inside the window. */
+  movers: number[];
+  /** targetMrr - baselineMrr - the movements: what exchange rates moving added. */
+  fxAdjustment: number;
+}
+
+export interface CohortQuery {
+  /** Movements after today have not happened yet and never count. */
+  today: number;
+  baseCurrency: string;
+  /** Convert everything at this day's rate; null converts each amount at the rate of its own day. */
+  fixedRateDay: number | null;
+  /** Each customer's group by snapshot index, or -1 to leave it out. */
+  groupOf: Int32Array;
+  groupCount: number;
+}
+
+const KINDS = MOVEMENT_KINDS.length;
+const NEW = MOVEMENT_KINDS.indexOf('new');
+const REACTIVATION = MOVEMENT_KINDS.indexOf('reactivation');
+const CHURN = MOVEMENT_KINDS.indexOf('churn');
+
+/** The last day of the window of `months` months that ends on `target`: Jan 31 for Feb 28 and one month. */
+export function baselineOf(target: number, months: number): number {
+  return shiftMonths(target + 1, -months) - 1;
+}
+
+/**
+ * Cohort figures per window and group ([window][group]). Windows come in target order with
+ * baselines that never go back, so one sweep carries every customer's MRR from baseline to
+ * baseline and each window only reads its own movements. Baselines convert at the rate of the
+ * baseline day, targets at the rate of the target day and movements at the rate of their own
+ * day, unless a fixed rate day is given; then the rounded movements are allocated to add up to
+ * the change of the rounded totals, and the FX adjustment is 0.
+ */
+export function cohortFigures(
+  snapshot: Snapshot,
+  windows: readonly CohortWindow[],
+  query: CohortQuery,
+  fx: FxTable,
+): CohortFigures[][] {
+  const { groupOf, groupCount } = query;
+  const { movementDay, movementCustomer, movementKind, movementAmount, customerCurrency } = snapshot;
+  const customerCount = snapshot.customerIds.length;
+  const currencyCount = snapshot.currencies.length;
+  const converters = snapshot.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
+  const toBase = (currency: number, amount: number, day: number) =>
+    converters[currency]!(amount, query.fixedRateDay ?? day);
+  const last = snapshot.movementCount;
+  // Movements after today have not happened, and customers in no group never count.
+  const counted = (i: number) => movementDay[i]! <= query.today && groupOf[movementCustomer[i]!]! >= 0;
+
+  // Each customer's MRR on the latest baseline, and per group and currency the MRR and the
+  // number of the customers paying then: the cohort.
+  const mrr = new Float64Array(customerCount);
+  const cohortMrr = new Float64Array(groupCount * currencyCount);
+  const cohortSize = new Int32Array(groupCount);
+  // Per customer: its change inside the current window, and the window it was last seen in,
+  // as a whole and per kind, so that each list and count takes a customer once.
+  const change = new Float64Array(customerCount);
+  const seenIn = new Int32Array(customerCount).fill(-1);
+  const seenKindIn = new Int32Array(customerCount * KINDS).fill(-1);
+
+  let next = 0;
+  return windows.map((window, index) => {
+    for (; next < last && movementDay[next]! <= window.baseline; next++) {
+      if (!counted(next)) continue;
+      const customer = movementCustomer[next]!;
+      const group = groupOf[customer]!;
+      const amount = movementAmount[next]!;
+      mrr[customer]! += amount;
+      cohortMrr[group * currencyCount + customerCurrency[customer]!]! += amount;
+      const kind = movementKind[next]!;
+      if (kind === NEW || kind === REACTIVATION) cohortSize[group]! += 1;
+      else if (kind === CHURN) cohortSize[group]! -= 1;
+    }
+
+    const amounts = new Float64Array(groupCount * KINDS);
+    const movers = new Int32Array(groupCount * KINDS);
+    const touched: number[] = [];
+    for (let i = next; i < last && movementDay[i]! <= window.target; i++) {
+      const customer = movementCustomer[i]!;
+      // Only the cohort counts: customers who joined or came back after the baseline do not.
+      if (!counted(i) || mrr[customer]! <= 0) continue;
+      const kind = movementKind[i]!;
+      const slot = groupOf[customer]! * KINDS + kind;
+      amounts[slot]! += toBase(customerCurrency[customer]!, movementAmount[i]!, movementDay[i]!);
+      if (seenKindIn[customer * KINDS + kind] !== index) {
+        seenKindIn[customer * KINDS + kind] = index;
+        movers[slot]! += 1;
+      }
+      if (seenIn[customer] !== index) {
+        seenIn[customer] = index;
+        touched.push(customer);
+      }
+      change[customer]! += movementAmount[i]!;
+    }
+
+    // A customer's capped target is min(target, baseline), each at its own day's rate. For the
+    // customers without movements that is their baseline MRR times the lower of the two rates,
+    // which adds up per currency; the customers who moved correct it one by one.
+    const capped = (currency: number, target: number, baseline: number) =>
+      Math.min(toBase(currency, target, window.target), toBase(currency, baseline, window.baseline));
+    const changed = new Float64Array(groupCount * currencyCount);
+    const cappedCorrection = new Float64Array(groupCount);
+    const lost = new Int32Array(groupCount);
+    for (const customer of touched) {
+      const group = groupOf[customer]!;
+      const currency = customerCurrency[customer]!;
+      const before = mrr[customer]!;
+      const after = before + change[customer]!;
+      changed[group * currencyCount + currency]! += change[customer]!;
+      cappedCorrection[group]! += capped(currency, after, before) - capped(currency, before, before);
+      if (after <= 0) lost[group]! += 1;
+      change[customer] = 0;
+    }
+
+    return Array.from({ length: groupCount }, (_, group): CohortFigures => {
+      let baseline = 0;
+      let target = 0;
+      let grr = cappedCorrection[group]!;
+      for (let currency = 0; currency < currencyCount; currency++) {
+        const held = cohortMrr[group * currencyCount + currency]!;
+        if (held === 0) continue;
+        baseline += toBase(currency, held, window.baseline);
+        target += toBase(currency, held + changed[group * currencyCount + currency]!, window.target);
+        grr += capped(currency, held, held);
+      }
+      const baselineMrr = roundCents(baseline);
+      const targetMrr = roundCents(target);
+      const kinds = [...amounts.subarray(group * KINDS, (group + 1) * KINDS)];
+      const movements =
+        query.fixedRateDay === null ? kinds.map(roundCents) : allocate(kinds, targetMrr - baselineMrr);
+      return {
+        baselineMrr,
+        targetMrr,
+        // Capped customer by customer, it is never above either; min() only absorbs float noise.
+        grrMrr: Math.min(roundCents(grr), baselineMrr, targetMrr),
+        customers: cohortSize[group]!,
+        retained: cohortSize[group]! - lost[group]!,
+        movements,
+        movers: [...movers.subarray(group * KINDS, (group + 1) * KINDS)],
+        fxAdjustment: targetMrr - baselineMrr - movements.reduce((sum, amount) => sum + amount, 0),
+      };
+    });
+  });
+}
+
+export const RATES = ['nrr', 'grr', 'customerRetention', 'customerChurn', 'mrrChurn', 'netMrrChurn'] as const;
+export type Rates = Record<(typeof RATES)[number], number | null>;
+
+/**
+ * A cohort's rates as fractions, unrounded: NRR = target / baseline MRR, GRR = capped target /
+ * baseline MRR, customer retention and churn = retained and lost / cohort customers, MRR churn =
+ * 1 - GRR, net MRR churn = 1 - NRR. Null when there is nothing to divide by.
+ */
+export function cohortRates(figures: CohortFigures): Rates {
+  const ofBaseline = (mrr: number) => (figures.baselineMrr === 0 ? null : mrr / figures.baselineMrr);
+  const ofCohort = (customers: number) => (figures.customers === 0 ? null : customers / figures.customers);
+  return {
+    nrr: ofBaseline(figures.targetMrr),
+    grr: ofBaseline(figures.grrMrr),
+    customerRetention: ofCohort(figures.retained),
+    customerChurn: ofCohort(figures.customers - figures.retained),
+    mrrChurn: ofBaseline(figures.baselineMrr - figures.grrMrr),
+    netMrrChurn: ofBaseline(figures.baselineMrr - figures.targetMrr),
+  };
+}

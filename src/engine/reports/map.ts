@@ -1,0 +1,211 @@
+import { type AccountSnapshot, paidStartDay } from '../account-snapshot.js';
+import { breakdownGroups } from '../breakdown.js';
+import type { CashflowInvoice } from '../cashflow/cashflow-data.js';
+import { failureCounts } from '../cashflow/failure-rate.js';
+import { percentOf } from '../cashflow/to-date.js';
+import { twoDecimals } from '../rounding.js';
+import { dayNumber } from '../days.js';
+import type { FxTable } from '../fx-table.js';
+import { periodsBetween } from '../periods.js';
+import { roundCents } from '../rounding.js';
+import { MOVEMENT_KINDS } from '../snapshot.js';
+import { baselineOf, cohortFigures, cohortRates, type Rates } from './cohort-windows.js';
+
+export interface MapQuery {
+  today: number;
+  from: number;
+  to: number;
+  baseCurrency: string;
+  /** Convert everything at the rate of `to`. */
+  fixFx: boolean;
+  customers: Uint8Array | null;
+}
+
+export interface CountryFigures {
+  current_mrr: number;
+  subscribers: number;
+  arpa: number | null;
+  asp: number | null;
+  customer_churn_rate: number | null;
+  net_mrr_churn: number | null;
+  ltv: number | null;
+  leads: number;
+  leads_converted: number;
+  lead_conversion_rate: number | null;
+  new_trials: number;
+  trials_converted: number;
+  trial_conversion_rate: number | null;
+  payment_failure_rate: number | null;
+  mrr_percent: number | null;
+  subscribers_percent: number | null;
+  leads_percent: number | null;
+  trials_percent: number | null;
+}
+
+export interface MapReport {
+  /** By lower-case ISO 3166 alpha-2 code. */
+  list: Record<string, CountryFigures>;
+  /** The same figures for the customers without a country; null when there are none to show. */
+  unknown: CountryFigures | null;
+}
+
+const NEW = MOVEMENT_KINDS.indexOf('new');
+
+const dayOf = (instant: string | null) => (instant === null ? null : dayNumber(instant.slice(0, 10)));
+
+/** The mean of the non-null rates, or null. */
+function meanRate(rates: readonly Rates[], rate: keyof Rates): number | null {
+  const values = rates.map((row) => row[rate]).filter((value) => value !== null);
+  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** Per group: leads, trials and the conversions among them by `to`, from the customers' funnel days. */
+function funnelCounts(snapshot: AccountSnapshot, groupOf: Int32Array, groupCount: number, query: MapQuery) {
+  const counts = Array.from({ length: groupCount }, () => ({
+    leads: 0,
+    leadsConverted: 0,
+    trials: 0,
+    trialsConverted: 0,
+  }));
+  const inRange = (day: number | null): day is number => day !== null && day >= query.from && day <= query.to;
+  snapshot.customers.forEach((customer, index) => {
+    const group = groupOf[index]!;
+    if (group < 0) return;
+    const paid = paidStartDay(customer);
+    const trial = dayOf(customer.trialStarted);
+    const count = counts[group]!;
+    if (inRange(dayOf(customer.createdDate))) {
+      count.leads += 1;
+      if (paid !== null && paid <= query.to) count.leadsConverted += 1;
+    }
+    if (inRange(trial)) {
+      count.trials += 1;
+      if (paid !== null && paid >= trial && paid <= query.to) count.trialsConverted += 1;
+    }
+  });
+  return counts;
+}
+
+/** Per group: the new MRR of the range in the base currency, unrounded, and the new customers. */
+function newBusiness(
+  snapshot: AccountSnapshot,
+  groupOf: Int32Array,
+  groupCount: number,
+  query: MapQuery,
+  fx: FxTable,
+) {
+  const { movements } = snapshot;
+  const amount = new Float64Array(groupCount);
+  const customers = new Int32Array(groupCount);
+  const converters = movements.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
+  const last = Math.min(query.to, query.today);
+  for (let i = 0; i < movements.movementCount && movements.movementDay[i]! <= last; i++) {
+    const customer = movements.movementCustomer[i]!;
+    const group = groupOf[customer]!;
+    if (movements.movementDay[i]! < query.from || movements.movementKind[i] !== NEW || group < 0) continue;
+    const day = query.fixFx ? query.to : movements.movementDay[i]!;
+    amount[group]! += converters[movements.customerCurrency[customer]!]!(movements.movementAmount[i]!, day);
+    customers[group]! += 1;
+  }
+  return { amount, customers };
+}
+
+/** Per group: invoices with a payment attempt in the range, and those whose first failure is in it. */
+function paymentFailures(
+  invoices: readonly CashflowInvoice[],
+  groupOf: Int32Array,
+  groupCount: number,
+  query: MapQuery,
+) {
+  const byGroup = Array.from({ length: groupCount }, (): CashflowInvoice[] => []);
+  for (const invoice of invoices) {
+    const group = groupOf[invoice.customer]!;
+    if (group >= 0) byGroup[group]!.push(invoice);
+  }
+  return byGroup.map((group) => failureCounts(group, { start: query.from, end: query.to }));
+}
+
+/**
+ * Per country (lower-case code), as of the range's last day: MRR and subscribers, ARPA, and
+ * over the range: ASP, the mean monthly customer and net MRR churn rates (the month-over-month
+ * windows of /reports/retention), LTV = ARPA / that customer churn rate, leads, trials and their
+ * conversions, and the payment failure rate. Shares are of the sums over every customer the
+ * filters keep. A country appears when it has anything to show; customers without a country
+ * are reported apart, so the list and `unknown` add up to the account's totals.
+ */
+export function mapReport(
+  snapshot: AccountSnapshot,
+  invoices: readonly CashflowInvoice[],
+  query: MapQuery,
+  fx: FxTable,
+): MapReport {
+  const { values, groupOf } = breakdownGroups(snapshot.customers, 'country', query.customers);
+  const groupCount = values.length;
+  const cohortQuery = {
+    today: query.today,
+    baseCurrency: query.baseCurrency,
+    fixedRateDay: query.fixFx ? query.to : null,
+  };
+  const endOfRange = { baseline: query.to, target: query.to };
+  // Month-over-month windows over the range, and last a window that only holds who pays at its end.
+  const months = periodsBetween(query.from, query.to, 'month').map((month) => ({
+    baseline: baselineOf(month.end, 1),
+    target: month.end,
+  }));
+  const figures = cohortFigures(
+    snapshot.movements,
+    [...months, endOfRange],
+    { ...cohortQuery, groupOf, groupCount },
+    fx,
+  );
+  const atEnd = figures.pop()!;
+  const funnel = funnelCounts(snapshot, groupOf, groupCount, query);
+  const fresh = newBusiness(snapshot, groupOf, groupCount, query, fx);
+  const failures = paymentFailures(invoices, groupOf, groupCount, query);
+  // Shares are of the sums of the groups, so that they add up to 100 %.
+  const totalOf = (figure: (group: number) => number) =>
+    values.reduce((sum, _, group) => sum + figure(group), 0);
+  const totalMrr = totalOf((group) => atEnd[group]!.baselineMrr);
+  const totalSubscribers = totalOf((group) => atEnd[group]!.customers);
+  const totalLeads = totalOf((group) => funnel[group]!.leads);
+  const totalTrials = totalOf((group) => funnel[group]!.trials);
+
+  const report: MapReport = { list: {}, unknown: null };
+  values.forEach((country, group) => {
+    const end = atEnd[group]!;
+    const monthly = figures.map((perGroup) => perGroup[group]!);
+    const { leads, leadsConverted, trials, trialsConverted } = funnel[group]!;
+    const { attempted, failed } = failures[group]!;
+    const active = end.customers > 0 || monthly.some((month) => month.customers > 0);
+    if (!active && fresh.customers[group] === 0 && leads === 0 && trials === 0 && attempted === 0) return;
+
+    const rates = monthly.map(cohortRates);
+    const churn = meanRate(rates, 'customerChurn');
+    const netChurn = meanRate(rates, 'netMrrChurn');
+    const arpa = end.customers === 0 ? null : roundCents(end.baselineMrr / end.customers);
+    const newCustomers = fresh.customers[group]!;
+    const figuresOfCountry: CountryFigures = {
+      current_mrr: end.baselineMrr,
+      subscribers: end.customers,
+      arpa,
+      asp: newCustomers === 0 ? null : roundCents(roundCents(fresh.amount[group]!) / newCustomers),
+      customer_churn_rate: churn === null ? null : twoDecimals(churn * 100),
+      net_mrr_churn: netChurn === null ? null : twoDecimals(netChurn * 100),
+      ltv: arpa === null || churn === null || churn === 0 ? null : roundCents(arpa / churn),
+      leads,
+      leads_converted: leadsConverted,
+      lead_conversion_rate: percentOf(leadsConverted, leads),
+      new_trials: trials,
+      trials_converted: trialsConverted,
+      trial_conversion_rate: percentOf(trialsConverted, trials),
+      payment_failure_rate: percentOf(failed, attempted),
+      mrr_percent: percentOf(end.baselineMrr, totalMrr),
+      subscribers_percent: percentOf(end.customers, totalSubscribers),
+      leads_percent: percentOf(leads, totalLeads),
+      trials_percent: percentOf(trials, totalTrials),
+    };
+    if (country === null) report.unknown = figuresOfCountry;
+    else report.list[country.toLowerCase()] = figuresOfCountry;
+  });
+  return report;
+}
