@@ -1,7 +1,7 @@
 import type { CustomerAttributes } from './customer-filter.js';
 import { dayNumber } from './days.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
-import type { Movement, QuantityPoint, Segment } from './types.js';
+import type { Movement, QuantityPoint } from './types.js';
 
 /** A customer as reports and `/customers` show it, with what the engine derived for it. */
 export interface CustomerView {
@@ -28,7 +28,6 @@ export interface CustomerView {
   /** The plan of the customer's latest revenue and its billing frequency, for breakdowns. */
   primaryPlan: string | null;
   primaryBillingFreq: string | null;
-  segments: readonly Segment[];
   /** Lower-case payment methods of the customer's transactions. */
   paymentMethods: readonly string[];
   /** Pricing models (licensed, metered) of the plans billed on. */

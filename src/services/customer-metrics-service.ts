@@ -70,7 +70,8 @@ export function createCustomerMetricsService(
     today: number,
   ): Promise<CurrentSubscription[]> {
     const byKey = new Map<string, { planId: string | null; monthly: number }>();
-    for (const segment of customer.segments) {
+    const key = { dataSourceId: customer.dataSourceId, id: customer.id };
+    for (const segment of await metrics.segments(accountId, key)) {
       if (segment.start > today || segment.end <= today) continue;
       const entry = byKey.get(segment.key) ?? { planId: segment.planId, monthly: 0 };
       entry.monthly += segment.monthly;

@@ -171,7 +171,6 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
         billingFreqs: row.billing_freqs ?? [],
         primaryPlan: row.primary_plan,
         primaryBillingFreq: row.primary_billing_freq,
-        segments: (row.segments ?? []) as Segment[],
         paymentMethods: row.payment_methods ?? [],
         pricingModels: row.pricing_models ?? [],
         hasDiscount: row.has_discount ?? false,
@@ -197,6 +196,11 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
       const next = build(accountId, version).finally(() => building.delete(accountId));
       building.set(accountId, next);
       return next;
+    },
+
+    /** One customer's revenue segments as last derived. */
+    async segments(accountId: string, key: RecordKey): Promise<Segment[]> {
+      return (await store.metrics.segments(accountId, key)) as Segment[];
     },
 
     /** Recomputes one customer from its raw records now (the resync action). */

@@ -97,7 +97,6 @@ export interface SnapshotCustomerRow {
   billing_freqs: string[] | null;
   primary_plan: string | null;
   primary_billing_freq: string | null;
-  segments: unknown[] | null;
   payment_methods: string[] | null;
   pricing_models: string[] | null;
   has_discount: boolean | null;
@@ -178,7 +177,7 @@ export function metricsRepo(db: Queryable) {
                 c.cancel_reason,
                 c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
                 coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
-                m.primary_plan, m.primary_billing_freq, m.segments, m.payment_methods,
+                m.primary_plan, m.primary_billing_freq, m.payment_methods,
                 m.pricing_models, m.has_discount, m.quantities
          from customers c
          left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
@@ -195,6 +194,15 @@ export function metricsRepo(db: Queryable) {
          from mrr_movements where account_id = $1 order by day, data_source_id, customer_id`,
         [accountId],
       );
+    },
+
+    /** One customer's revenue segments; the snapshot leaves them out, only a customer's detail shows them. */
+    async segments(accountId: string, key: RecordKey): Promise<unknown[]> {
+      const [row] = await db.query<{ segments: unknown[] }>(
+        'select segments from customer_metrics where account_id = $1 and data_source_id = $2 and customer_id = $3',
+        [accountId, key.dataSourceId, key.id],
+      );
+      return row?.segments ?? [];
     },
 
     /** One customer's MRR on `day` in its own currency, from what was derived for it. */

@@ -22,7 +22,6 @@ export function customerView(id: string, extra: Partial<CustomerView> = {}): Cus
     billingFreqs: [],
     primaryPlan: null,
     primaryBillingFreq: null,
-    segments: [],
     paymentMethods: [],
     pricingModels: [],
     hasDiscount: false,
