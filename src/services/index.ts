@@ -30,7 +30,7 @@ import { createTeamService } from './team-service.js';
 export function createServices(store: Store, clock: Clock) {
   const apiKeys = createApiKeysService(store, clock);
   const fx = createFxService(store, clock);
-  const metrics = createMetricsService(store, fx);
+  const metrics = createMetricsService(store, fx, clock);
   const queryContext = createQueryContexts(store, clock, fx);
   const reportQuery = createReportQueries(queryContext);
   const reportInputs = createReportInputs(metrics, fx, reportQuery);

@@ -13,7 +13,9 @@ import type {
 import type { Repos, Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
 import { customerHistory, plansByKey } from './customer-history.js';
+import type { Clock } from './clock.js';
 import type { FxService } from './fx-service.js';
+import { today } from './report-context.js';
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
 const BATCH = 2_000;
@@ -69,7 +71,12 @@ function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, Pl
  * marked dirty by a write are recomputed by the engine and saved in the same transaction that
  * claims them, and reports read a snapshot rebuilt whenever the data version moves.
  */
-export function createMetricsService(store: Store, fx: FxService, graceDays = DEFAULT_GRACE_DAYS) {
+export function createMetricsService(
+  store: Store,
+  fx: FxService,
+  clock: Clock,
+  graceDays = DEFAULT_GRACE_DAYS,
+) {
   const snapshots = new Map<string, AccountSnapshot>();
   const building = new Map<string, Promise<AccountSnapshot>>();
 
@@ -89,6 +96,7 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
       await tx.metrics.paymentMethods(accountId, keys),
     );
     const plans = plansByKey(await tx.metrics.plans(accountId));
+    const day = today(clock);
     const derived = customers.map((customer) => {
       const key = { dataSourceId: customer.data_source_id, id: customer.customer_id };
       const history = customerHistory(
@@ -106,7 +114,8 @@ export function createMetricsService(store: Store, fx: FxService, graceDays = DE
         currency: timeline.currency,
         firstPaidDay: firstPaid ? dayString(firstPaid.day) : null,
         ...billed,
-        segments: timeline.segments,
+        // Only a customer's current subscriptions read segments, and today only moves on.
+        segments: timeline.segments.filter((segment) => segment.end > day),
         paymentMethods: (paymentMethods.get(keyString(key)) ?? []).map((row) => row.payment_method),
         pricingModels: pricingModels(billed.plans, plans),
         hasDiscount: hasCurrentDiscount(history),
