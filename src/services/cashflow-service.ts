@@ -128,8 +128,7 @@ export function createCashflowService(cashflowInvoices: CashflowInvoices, report
       if (customer !== undefined && customer !== '' && !snapshot.attributes.id.includes(customer)) {
         throw new NotFoundError(`Customer ${customer} not found`);
       }
-      const records = invoiceRecords(invoices, people, rangeQuery(query), table);
-      return { result: { list: records.slice(page.offset, page.offset + page.limit) } };
+      return { result: { list: invoiceRecords(invoices, people, rangeQuery(query), table, page) } };
     },
   };
 }

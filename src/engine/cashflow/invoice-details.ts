@@ -35,10 +35,13 @@ export function invoiceRecords(
   customers: readonly CustomerView[],
   query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'>,
   fx: FxTable,
+  page: { offset: number; limit: number },
 ): InvoiceRecord[] {
   const convert = toBase(fx, query);
+  // Only the page is built: a record copies every line, and a range may hold a million invoices.
   return [...invoices]
     .sort((a, b) => b.day - a.day || a.id.localeCompare(b.id))
+    .slice(page.offset, page.offset + page.limit)
     .map((invoice) => {
       const customer = customers[invoice.customer]!;
       return {
