@@ -28,6 +28,14 @@ export function failedInvoice(
   customer: CustomerView,
   asOf: number,
 ): FailedInvoice | null {
+  // Most invoices never fail: decide that before copying anything.
+  if (
+    !invoice.transactions.some(
+      (transaction) => transaction.type === 'payment' && !transaction.successful && transaction.day <= asOf,
+    )
+  ) {
+    return null;
+  }
   const payments = invoice.transactions.filter(
     (transaction) => transaction.type === 'payment' && transaction.day <= asOf,
   );

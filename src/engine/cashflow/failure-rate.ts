@@ -22,15 +22,38 @@ export interface FailureCounts {
 
 /** Attempted and failed invoices of a span (DESIGN 4.9: failure rate = failed / attempted). */
 export function failureCounts(invoices: readonly CashflowInvoice[], span: Period): FailureCounts {
-  let attempted = 0;
-  let failed = 0;
-  for (const invoice of invoices) {
-    const payments = invoice.transactions.filter((transaction) => transaction.type === 'payment');
-    if (payments.some((transaction) => inSpan(transaction.day, span))) attempted += 1;
-    const firstFailure = payments.find((transaction) => !transaction.successful);
-    if (firstFailure !== undefined && inSpan(firstFailure.day, span)) failed += 1;
-  }
-  return { attempted, failed };
+  const [counts] = countsByPeriod(invoices, [span], (day) => (inSpan(day, span) ? 0 : -1));
+  return counts!;
+}
+
+/**
+ * Attempted and failed invoices of each period, in one pass and without copying transactions:
+ * the summaries and series run this over every invoice of the account.
+ */
+function countsByPeriod(
+  invoices: readonly CashflowInvoice[],
+  periods: readonly Period[],
+  indexOf: (day: number) => number,
+): FailureCounts[] {
+  const counts = periods.map(() => ({ attempted: 0, failed: 0 }));
+  // The last invoice counted as attempted in each period: an invoice counts once per period.
+  const lastAttempted = new Int32Array(periods.length).fill(-1);
+  invoices.forEach((invoice, number) => {
+    let failureSeen = false;
+    for (const transaction of invoice.transactions) {
+      if (transaction.type !== 'payment') continue;
+      const index = indexOf(transaction.day);
+      if (index >= 0 && lastAttempted[index] !== number) {
+        lastAttempted[index] = number;
+        counts[index]!.attempted += 1;
+      }
+      if (!transaction.successful && !failureSeen) {
+        failureSeen = true;
+        if (index >= 0) counts[index]!.failed += 1;
+      }
+    }
+  });
+  return counts;
 }
 
 /** The failure rate per period of the range. */
@@ -38,8 +61,10 @@ export function failureRateReport(
   invoices: readonly CashflowInvoice[],
   query: CashflowQuery,
 ): FailureRateRow[] {
-  return seriesPeriods(query).periods.map((period) => {
-    const { attempted, failed } = failureCounts(invoices, period);
+  const { periods, indexOf } = seriesPeriods(query);
+  const counts = countsByPeriod(invoices, periods, indexOf);
+  return periods.map((period, index) => {
+    const { attempted, failed } = counts[index]!;
     return {
       date: dayString(period.start),
       end_date: dayString(period.end),
