@@ -31,5 +31,9 @@ describe('parseIsoDay', () => {
     expect(parseIsoDay('2025-01-15')).toBe('2025-01-15');
     expect(parseIsoDay('2025-01-15T23:30:00-05:00')).toBe('2025-01-15');
     expect(parseIsoDay('2025-02-30')).toBeUndefined();
+    // Leap years: every fourth, but not centuries unless divisible by 400.
+    expect(parseIsoDay('2000-02-29')).toBe('2000-02-29');
+    expect(parseIsoDay('1900-02-29')).toBeUndefined();
+    expect(parseIsoDay('2025-04-31')).toBeUndefined();
   });
 });

@@ -7,13 +7,21 @@ interface Parts {
   instant?: string;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+// Checked by arithmetic rather than through Date: imports parse several dates per invoice.
+function isRealDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
+}
+
 function parts(text: string): Parts | undefined {
   const match = DATE_TIME.exec(text.trim());
   if (!match) return undefined;
   const [, year, month, dayOfMonth, hour, minute, second, fraction, zone] = match;
+  if (!isRealDay(Number(year), Number(month), Number(dayOfMonth))) return undefined;
   const day = `${year}-${month}-${dayOfMonth}`;
-  const calendar = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== day) return undefined;
   if (hour === undefined) return { day };
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return undefined;
   const millis = (fraction ?? '').padEnd(3, '0').slice(0, 3);
@@ -34,7 +42,9 @@ function normaliseOffset(zone: string): string {
 export function parseIsoInstant(text: string): string | undefined {
   const parsed = parts(text);
   if (!parsed) return undefined;
-  return new Date(parsed.instant ?? `${parsed.day}T00:00:00.000Z`).toISOString();
+  if (parsed.instant === undefined) return `${parsed.day}T00:00:00.000Z`;
+  // Already in the stored form unless an offset has to be applied.
+  return parsed.instant.endsWith('Z') ? parsed.instant : new Date(parsed.instant).toISOString();
 }
 
 /** The calendar day of an ISO 8601 date or date-time, as written (`YYYY-MM-DD`). */
