@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { customerView } from '../../../test/helpers/customer-view.js';
 import { move } from '../../../test/helpers/movements.js';
 import { buildAccountSnapshot, mrrOn } from '../account-snapshot.js';
-import { customerTimeline } from '../customer-timeline.js';
+import { lineTimeline } from '../../../test/helpers/line-timeline.js';
 import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { type Interval, periodsBetween, periodStart } from '../periods.js';
@@ -411,33 +411,7 @@ describe('cohortReport properties', () => {
   /** Customer views from invoice lines, through the engine's own timeline. */
   const viewsOf = (customers: readonly CaseCustomer[]) =>
     customers.map((customer, index) => {
-      const timeline = customerTimeline(
-        {
-          currency: customer.currency,
-          plans: new Map(),
-          subscriptions: [],
-          invoices: customer.lines.map((line, n) => ({
-            id: `${index}-${n}`,
-            status: 'paid' as const,
-            currency: customer.currency,
-            date: base + line.start,
-            lines: [
-              {
-                type: 'subscription' as const,
-                subscriptionId: null,
-                planId: null,
-                amount: line.amount,
-                quantity: 1,
-                discount: 0,
-                periodStart: base + line.start,
-                periodEnd: base + line.start + line.length,
-                prorated: false,
-              },
-            ],
-          })),
-        },
-        { fx },
-      );
+      const timeline = lineTimeline(String(index), customer.currency, customer.lines, base, fx);
       return customerView(String(index), {
         currency: customer.currency,
         country: customer.country,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { customerTimeline } from '../customer-timeline.js';
+import { lineTimeline } from '../../../test/helpers/line-timeline.js';
 import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { buildSnapshot } from '../snapshot.js';
@@ -199,33 +199,7 @@ describe('mrrReport properties', () => {
         (customers, fixFx, interval) => {
           const base = d('2024-01-01');
           const timelines = customers.map((customer, index) => {
-            const timeline = customerTimeline(
-              {
-                currency: customer.currency,
-                plans: new Map(),
-                subscriptions: [],
-                invoices: customer.lines.map((line, n) => ({
-                  id: `${index}-${n}`,
-                  status: 'paid' as const,
-                  currency: customer.currency,
-                  date: base + line.start,
-                  lines: [
-                    {
-                      type: 'subscription' as const,
-                      subscriptionId: null,
-                      planId: null,
-                      amount: line.amount,
-                      quantity: 1,
-                      discount: 0,
-                      periodStart: base + line.start,
-                      periodEnd: base + line.start + line.length,
-                      prorated: false,
-                    },
-                  ],
-                })),
-              },
-              { fx },
-            );
+            const timeline = lineTimeline(String(index), customer.currency, customer.lines, base, fx);
             return {
               id: String(index),
               currency: customer.currency,
