@@ -114,9 +114,13 @@ export function mrrOn(customer: CustomerView, day: number): number {
   return mrr;
 }
 
-/** Active while the customer has MRR on `day`, else cancelled (never-paid leads included). */
+/** Active while a customer has MRR, else cancelled (never-paid leads included). */
+export function statusOfMrr(mrr: number): 'active' | 'cancelled' {
+  return mrr > 0 ? 'active' : 'cancelled';
+}
+
 export function statusOn(customer: CustomerView, day: number): 'active' | 'cancelled' {
-  return mrrOn(customer, day) > 0 ? 'active' : 'cancelled';
+  return statusOfMrr(mrrOn(customer, day));
 }
 
 /** The filter attributes with each customer's status as of `day`, for the `status` filter of reports. */

@@ -1,4 +1,5 @@
 import { type AccountSnapshot, mrrOn } from '../account-snapshot.js';
+import { compareText } from '../compare-text.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 
@@ -67,7 +68,7 @@ export function concentrationReport(
     const { id, name, email, country, currency } = customer;
     rows.push({ id, name, email, country, currency, mrr, share_pct: null });
   });
-  rows.sort((a, b) => b.mrr - a.mrr || a.id.localeCompare(b.id));
+  rows.sort((a, b) => b.mrr - a.mrr || compareText(a.id, b.id));
   const total = rows.reduce((sum, row) => sum + row.mrr, 0);
   let cumulative = 0;
   const pareto = rows.map((row, index) => {

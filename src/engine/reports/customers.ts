@@ -3,8 +3,9 @@ import {
   type CustomerView,
   mrrOn,
   paidStartDay,
-  statusOn,
+  statusOfMrr,
 } from '../account-snapshot.js';
+import { compareText } from '../compare-text.js';
 import { dayNumber, dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
@@ -55,7 +56,7 @@ const dateOf = (instant: string | null) => (instant === null ? null : instant.sl
  */
 export function customerState(customer: CustomerView, today: number): CustomerState {
   const mrr = mrrOn(customer, today);
-  const status = statusOn(customer, today);
+  const status = statusOfMrr(mrr);
   const lastChurn = customer.movements.findLast(
     (movement) => movement.day <= today && movement.kind === 'churn',
   );
@@ -133,9 +134,9 @@ export function customersReport(
     const x = sortValue(a, query.sort);
     const y = sortValue(b, query.sort);
     // Missing values go last whichever the order; ties fall back to the id.
-    if (x === null || y === null) return x === y ? a.id.localeCompare(b.id) : x === null ? 1 : -1;
+    if (x === null || y === null) return x === y ? compareText(a.id, b.id) : x === null ? 1 : -1;
     if (x !== y) return (x < y ? -1 : 1) * direction;
-    return a.id.localeCompare(b.id);
+    return compareText(a.id, b.id);
   });
   return items.slice(query.offset, query.offset + query.limit);
 }
