@@ -41,10 +41,9 @@ const todayQuery = (query: ReportQuery) => ({
   fixedRateDay: query.fixFx ? query.today : null,
 });
 
-const paged = <T>(items: readonly T[], page: Page) => {
-  const list = items.slice(page.offset, page.offset + page.limit);
-  return { count: list.length, list };
-};
+const listed = <T>(list: T[]) => ({ count: list.length, list });
+const paged = <T>(items: readonly T[], page: Page) =>
+  listed(items.slice(page.offset, page.offset + page.limit));
 
 /** The cashflow reports of SPEC 4.6 (DESIGN 4.9), each a pure engine function over the invoices. */
 export function createCashflowService(cashflowInvoices: CashflowInvoices, reportInputs: ReportInputs) {
@@ -72,7 +71,7 @@ export function createCashflowService(cashflowInvoices: CashflowInvoices, report
 
     async transactionsDetail(accountId: string, raw: RawReportParams, page: Page) {
       const { currency, invoices, people, query, table } = await prepare(accountId, raw);
-      return { currency, result: paged(transactionItems(invoices, people, rangeQuery(query), table), page) };
+      return { currency, result: listed(transactionItems(invoices, people, rangeQuery(query), table, page)) };
     },
 
     async failedPayments(accountId: string, raw: RawReportParams) {
@@ -102,7 +101,7 @@ export function createCashflowService(cashflowInvoices: CashflowInvoices, report
       const { currency, invoices, people, query, table } = await prepare(accountId, raw);
       return {
         currency,
-        result: paged(transactionItems(invoices, people, rangeQuery(query), table, isRefund), page),
+        result: listed(transactionItems(invoices, people, rangeQuery(query), table, page, isRefund)),
       };
     },
 

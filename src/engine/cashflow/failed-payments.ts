@@ -1,4 +1,5 @@
 import type { CustomerView } from '../account-snapshot.js';
+import { compareText } from '../compare-text.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
@@ -139,7 +140,7 @@ export function failedPaymentItems(
 ): FailedPaymentItem[] {
   const convert = toBase(fx, query);
   return failedInvoicesBetween(invoices, customers, query.from, query.to, query.today)
-    .sort((a, b) => b.day - a.day || a.invoice.id.localeCompare(b.invoice.id))
+    .sort((a, b) => b.day - a.day || compareText(a.invoice.id, b.invoice.id))
     .map((item) => {
       const customer = customers[item.invoice.customer]!;
       return {

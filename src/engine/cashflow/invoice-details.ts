@@ -1,4 +1,5 @@
 import type { CustomerView } from '../account-snapshot.js';
+import { compareText } from '../compare-text.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import type { InvoiceStatus } from '../types.js';
@@ -40,7 +41,7 @@ export function invoiceRecords(
   const convert = toBase(fx, query);
   // Only the page is built: a record copies every line, and a range may hold a million invoices.
   return [...invoices]
-    .sort((a, b) => b.day - a.day || a.id.localeCompare(b.id))
+    .sort((a, b) => b.day - a.day || compareText(a.id, b.id))
     .slice(page.offset, page.offset + page.limit)
     .map((invoice) => {
       const customer = customers[invoice.customer]!;

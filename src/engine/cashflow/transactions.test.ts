@@ -5,6 +5,8 @@ import type { CashflowQuery } from './cashflow-data.js';
 import { isRefund } from './refunds.js';
 import { transactionItems, transactionsReport, transactionsSummary } from './transactions.js';
 
+const everything = { offset: 0, limit: 1_000 };
+
 const query: CashflowQuery = {
   from: d('2026-08-01'),
   to: TODAY,
@@ -82,7 +84,7 @@ describe('transactionsSummary', () => {
 
 describe('transactionItems', () => {
   it('lists each transaction of the range, newest first, in both currencies', () => {
-    const items = transactionItems(invoices, customers, { ...query, from: d('2026-11-01') }, fx);
+    const items = transactionItems(invoices, customers, { ...query, from: d('2026-11-01') }, fx, everything);
     expect(
       items.map((item) => [
         item.date,
@@ -110,7 +112,9 @@ describe('transactionItems', () => {
 
   it('keeps only what the predicate accepts: the refunds detail', () => {
     expect(
-      transactionItems(invoices, customers, query, fx, isRefund).map((item) => item.transaction_id),
+      transactionItems(invoices, customers, query, fx, everything, isRefund).map(
+        (item) => item.transaction_id,
+      ),
     ).toHaveLength(1);
   });
 });

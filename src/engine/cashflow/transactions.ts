@@ -1,4 +1,5 @@
 import type { CustomerView } from '../account-snapshot.js';
+import { compareText } from '../compare-text.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import type { Period } from '../periods.js';
@@ -137,48 +138,50 @@ export function transactionsSummary(
 }
 
 /**
- * The transactions of the range that `keep` accepts, one item each, newest first, amounts in
- * the invoice's currency and in the base currency (each rounded once).
+ * One page of the transactions of the range that `keep` accepts, newest first, amounts in the
+ * invoice's currency and in the base currency (each rounded once). Only the page's items are
+ * built: a range may hold a million transactions.
  */
 export function transactionItems(
   invoices: readonly CashflowInvoice[],
   customers: readonly CustomerView[],
   query: CashflowQuery,
   fx: FxTable,
+  page: { offset: number; limit: number },
   keep: (transaction: CashflowTransaction) => boolean = () => true,
 ): TransactionItem[] {
   const convert = toBase(fx, query);
-  const items: { day: number; item: TransactionItem }[] = [];
+  const found: { invoice: CashflowInvoice; transaction: CashflowTransaction }[] = [];
   for (const invoice of invoices) {
-    const customer = customers[invoice.customer]!;
     for (const transaction of invoice.transactions) {
-      if (transaction.day < query.from || transaction.day > query.to || !keep(transaction)) continue;
-      items.push({
-        day: transaction.day,
-        item: {
-          date: dayString(transaction.day),
-          transaction_id: transaction.id,
-          type: transaction.type,
-          result: transaction.successful ? 'successful' : 'failed',
-          payment_method: transaction.paymentMethod,
-          invoice_ref: invoice.id,
-          invoice_number: invoice.number,
-          customer_id: customer.id,
-          customer_name: customer.name,
-          customer_email: customer.email,
-          currency: invoice.currency,
-          amount: transaction.amount,
-          amount_base_currency: roundCents(convert(transaction.amount, invoice.currency, transaction.day)),
-        },
-      });
+      if (transaction.day >= query.from && transaction.day <= query.to && keep(transaction))
+        found.push({ invoice, transaction });
     }
   }
-  return items
+  return found
     .sort(
       (a, b) =>
-        b.day - a.day ||
-        a.item.invoice_ref.localeCompare(b.item.invoice_ref) ||
-        a.item.transaction_id.localeCompare(b.item.transaction_id),
+        b.transaction.day - a.transaction.day ||
+        compareText(a.invoice.id, b.invoice.id) ||
+        compareText(a.transaction.id, b.transaction.id),
     )
-    .map(({ item }) => item);
+    .slice(page.offset, page.offset + page.limit)
+    .map(({ invoice, transaction }) => {
+      const customer = customers[invoice.customer]!;
+      return {
+        date: dayString(transaction.day),
+        transaction_id: transaction.id,
+        type: transaction.type,
+        result: transaction.successful ? 'successful' : 'failed',
+        payment_method: transaction.paymentMethod,
+        invoice_ref: invoice.id,
+        invoice_number: invoice.number,
+        customer_id: customer.id,
+        customer_name: customer.name,
+        customer_email: customer.email,
+        currency: invoice.currency,
+        amount: transaction.amount,
+        amount_base_currency: roundCents(convert(transaction.amount, invoice.currency, transaction.day)),
+      };
+    });
 }
