@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { dayString } from '../src/engine/days.js';
 import { periodStart } from '../src/engine/periods.js';
 import { PER_US_CENT } from './catalog.js';
 import { type Timing, timeSequential } from './stats.js';
+import { withClient } from './stores.js';
 
 /**
  * What a hand-rolled analytics would compute straight from the raw tables with SQL: the same
@@ -168,9 +168,7 @@ export async function measureSqlBaselines(
   range: { from: number; to: number },
   limits: Limits,
 ): Promise<SqlBaseline[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  return withClient(databaseUrl, async (client) => {
     await client.query('analyze');
     // JIT compilation took 2 to 3 s of each MRR query at 1,000 and 10,000 customers (the
     // planner overestimates the month series); a tuned hand-rolled setup would turn it off.
@@ -189,9 +187,7 @@ export async function measureSqlBaselines(
       results.push({ name, rows: rowCount ?? 0, timing: await timeSequential(run, limits) });
     }
     return results;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 const KINDS = ['new', 'expansion', 'contraction', 'churn', 'reactivation'];
@@ -206,15 +202,13 @@ export async function measureFloor(
   range: { from: number; to: number },
   limits: Limits,
 ): Promise<{ timing: Timing; movements: number }> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const { rows } = await client
-    .query<{ day: number; kind: string; amount: string; currency: string }>(
+  const { rows } = await withClient(databaseUrl, (client) =>
+    client.query<{ day: number; kind: string; amount: string; currency: string }>(
       `select m.day - date '1970-01-01' as day, m.kind, m.amount, cm.currency
        from mrr_movements m
        join customer_metrics cm using (account_id, data_source_id, customer_id)`,
-    )
-    .finally(() => client.end());
+    ),
+  );
   const days = new Int32Array(rows.length);
   const kinds = new Uint8Array(rows.length);
   const amounts = new Float64Array(rows.length);

@@ -140,7 +140,7 @@ class CustomerLife {
     return this.market.currency;
   }
 
-  private line(
+  private periodLines(
     holding: Holding,
     subscription: string,
     from: number,
@@ -245,7 +245,7 @@ class CustomerLife {
   }
 
   /** A mid-period plan change: credit for the old plan's unused days, charge for the new one's. */
-  private change(
+  private changePlan(
     holding: Holding,
     next: Holding,
     subscription: string,
@@ -254,18 +254,18 @@ class CustomerLife {
     to: number,
   ) {
     const share = (to - day) / (to - from);
-    const credit = this.line(holding, subscription, day, to, share).map((line) => ({
+    const credit = this.periodLines(holding, subscription, day, to, share).map((line) => ({
       ...line,
       amount: -line.amount,
       tax: -line.tax,
       description: `Unused time on ${line.description}`,
     }));
-    const invoice = this.invoice(day, [...credit, ...this.line(next, subscription, day, to, share)]);
+    const invoice = this.invoice(day, [...credit, ...this.periodLines(next, subscription, day, to, share)]);
     this.invoices.push(invoice);
     this.collect(invoice, day);
   }
 
-  private changed(holding: Holding): Holding | null {
+  private nextHolding(holding: Holding): Holding | null {
     const tier = TIERS[holding.tier]!;
     if (this.random.chance(MONTHLY.upgrade / (MONTHLY.upgrade + MONTHLY.downgrade))) {
       if (holding.seats < tier.maxSeats && this.random.chance(0.5))
@@ -296,7 +296,7 @@ class CustomerLife {
     while (from <= this.today && ended === null) {
       const months = MONTHS_PER_PERIOD[holding.freq];
       const to = shiftMonths(from, months);
-      const lines = this.line(holding, subscription, from, to, 1);
+      const lines = this.periodLines(holding, subscription, from, to, 1);
       if (first && this.random.chance(SHARE.setupFee)) {
         lines.push({
           type: 'one_time',
@@ -324,9 +324,9 @@ class CustomerLife {
 
       if (to - from > 2 && this.random.chance(within(MONTHLY.upgrade + MONTHLY.downgrade, months))) {
         const day = from + this.random.int(1, to - from - 1);
-        const next = this.changed(holding);
+        const next = this.nextHolding(holding);
         if (next && day <= this.today) {
-          this.change(holding, next, subscription, day, from, to);
+          this.changePlan(holding, next, subscription, day, from, to);
           holding = next;
         }
       }

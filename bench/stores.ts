@@ -14,11 +14,12 @@ export interface BenchStore {
   drop(): Promise<void>;
 }
 
-async function asAdmin(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
+/** Runs `fn` with a client connected to `url`, and disconnects whatever happens. */
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    return await fn(client);
   } finally {
     await client.end();
   }
@@ -36,25 +37,23 @@ export async function createBenchStore(kind: StoreKind, adminUrl: string): Promi
     };
   }
   const name = `mrrlytics_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await asAdmin(adminUrl, `create database ${name}`);
+  await withClient(adminUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     kind,
     env: { DATABASE_URL: url.toString() },
     databaseUrl: url.toString(),
-    drop: () => asAdmin(adminUrl, `drop database if exists ${name} with (force)`),
+    drop: async () => {
+      await withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    },
   };
 }
 
 /** The PostgreSQL server's version, for the results page. */
 export async function postgresVersion(adminUrl: string): Promise<string> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ server_version: string }>('show server_version');
-    return rows[0]?.server_version ?? 'unknown';
-  } finally {
-    await client.end();
-  }
+  const { rows } = await withClient(adminUrl, (client) =>
+    client.query<{ server_version: string }>('show server_version'),
+  );
+  return rows[0]?.server_version ?? 'unknown';
 }
