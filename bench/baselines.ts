@@ -154,6 +154,8 @@ export interface SqlBaseline {
   name: BaselineName;
   timing: Timing;
   rows: number;
+  /** The answer's last row: for the MRR baseline, the latest month, to set beside the service's figures. */
+  lastRow: Record<string, unknown> | undefined;
 }
 
 export interface Limits {
@@ -182,9 +184,14 @@ export async function measureSqlBaselines(
     for (const name of Object.keys(SQL) as BaselineName[]) {
       // The customers page is as of today; the others cover the range.
       const params = name === 'customers-page' ? [accountId, to] : [accountId, from, to];
-      const run = () => client.query(SQL[name], params);
-      const { rowCount } = await run();
-      results.push({ name, rows: rowCount ?? 0, timing: await timeSequential(run, limits) });
+      const run = () => client.query<Record<string, unknown>>(SQL[name], params);
+      const { rows } = await run();
+      results.push({
+        name,
+        rows: rows.length,
+        lastRow: rows.at(-1),
+        timing: await timeSequential(run, limits),
+      });
     }
     return results;
   });

@@ -6,6 +6,8 @@ import type { Timing } from './stats.js';
 
 export interface StoreRun {
   kind: StoreKind;
+  /** The service's MRR (cents of the base currency) and subscribers today, per /reports/summary. */
+  today: { mrr: number; subscribers: number };
   ingest: IngestResult;
   reflection: Reflection;
   reports: ReportFigures[];
@@ -112,6 +114,7 @@ function reportsSection(run: RunSummary): string {
         ms(figures.loaded.p50),
         ms(figures.loaded.p99),
         count(figures.loaded.requestsPerSecond),
+        count(figures.loaded.answered),
         count(figures.loaded.failures),
         `${ratio(sql / figures.single.p50)} (${baselineFor(target.path)})`,
         ratio(figures.single.p50 / floor),
@@ -124,7 +127,9 @@ function reportsSection(run: RunSummary): string {
     `Milliseconds, measured by the client over HTTP on the same machine. "first" is the report's first ` +
       `answer after the writes (cold). Warm single client: sequential calls (up to ${run.reportSettings.maxSamples}), ` +
       `median and 99th percentile. Under load: autocannon, ${run.reportSettings.connections} connections for ` +
-      `${run.reportSettings.requests === undefined ? `${run.reportSettings.seconds} s` : `${run.reportSettings.requests} requests`}. "SQL ÷ ours": the SQL baseline's median divided by the single-client ` +
+      `${run.reportSettings.requests === undefined ? `${run.reportSettings.seconds} s (a report too slow for two answers per connection in that time: one request per connection)` : `${run.reportSettings.requests} requests`}; ` +
+      'after it, the next report waits until the server has finished what the load left behind. ' +
+      '"answers": how many the loaded percentiles rest on. "SQL ÷ ours": the SQL baseline\'s median divided by the single-client ' +
       'median (how many times faster the report is); "ours ÷ floor": the single-client median divided by the ' +
       'typed-array floor.',
     '',
@@ -138,6 +143,7 @@ function reportsSection(run: RunSummary): string {
         'loaded p50',
         'loaded p99',
         'req/s',
+        'answers',
         'failed',
         'SQL ÷ ours',
         'ours ÷ floor',
@@ -191,6 +197,21 @@ function baselinesSection(run: RunSummary): string {
       '',
     ]);
   }
+  const latest = run.sql?.find((baseline) => baseline.name === 'mrr-movements')?.lastRow;
+  const check = latest
+    ? [
+        '',
+        `The same data, two definitions: today the MRR SQL counts ${count(Number(latest.total_mrr))} cents over ` +
+          `${count(Number(latest.total_customers))} customers (fixed exchange rates, lines only); the service ` +
+          run.stores
+            .map(
+              (store) =>
+                `${count(store.today.mrr)} over ${count(store.today.subscribers)} subscribers on ${STORE_NAMES[store.kind]}`,
+            )
+            .join(', ') +
+          ' (/reports/summary).',
+      ]
+    : [];
   return [
     '## Baselines',
     '',
@@ -198,6 +219,7 @@ function baselinesSection(run: RunSummary): string {
       'The cohort table has no report to compare with yet.',
     '',
     table(['baseline', 'p50 (ms)', 'p99 (ms)', 'samples', 'rows'], rows),
+    ...check,
   ].join('\n');
 }
 

@@ -65,6 +65,8 @@ export interface LoadFigures {
   p50: number;
   p99: number;
   requestsPerSecond: number;
+  /** Answers the percentiles rest on. */
+  answered: number;
   /** Answers other than 2xx, and connection errors or time-outs. */
   failures: number;
 }
@@ -105,6 +107,15 @@ export interface ReportSettings {
   load: { connections: number; seconds: number; requests?: number | undefined };
 }
 
+/**
+ * A report too slow for each connection to get two answers in the load test's seconds gets
+ * one request per connection instead, so that its percentiles rest on finished requests.
+ */
+function loadFor(singleMs: number, load: ReportSettings['load']): ReportSettings['load'] {
+  const slow = singleMs * load.connections * 2 > load.seconds * 1000;
+  return load.requests === undefined && slow ? { ...load, requests: load.connections } : load;
+}
+
 async function underLoad(
   api: ApiClient,
   target: ReportTarget,
@@ -115,31 +126,34 @@ async function underLoad(
     headers: api.headers,
     connections: load.connections,
     duration: load.seconds,
+    // A slow report's last answers wait for all the others: a long time-out, so they are not lost.
+    timeout: 600,
     // A run ends on a sample tick: short runs sample often so that they do not wait up to a second.
     ...(load.requests === undefined ? {} : { amount: load.requests, sampleInt: 50 }),
-    timeout: 60,
   });
   return {
     p50: result.latency.p50,
     p99: result.latency.p99,
     requestsPerSecond: result.requests.total / result.duration,
+    answered: result.requests.total,
     failures: result.non2xx + result.errors + result.timeouts,
   };
 }
 
-/** Warm latency: one client calling again and again, then concurrent clients. */
+/**
+ * Warm latency: one client calling again and again, then concurrent clients; `settle` waits
+ * until the server has finished every request the load test left behind.
+ */
 export async function measureReport(
   api: ApiClient,
   target: ReportTarget,
   settings: ReportSettings,
+  settle: () => Promise<void>,
 ): Promise<ReportFigures> {
   const url = targetUrl(target);
   const body = await api.read(url);
   const single = await timeSequential(() => api.read(url), settings.single);
-  return {
-    target,
-    bytes: Buffer.byteLength(body),
-    single,
-    loaded: await underLoad(api, target, settings.load),
-  };
+  const loaded = await underLoad(api, target, loadFor(single.p50, settings.load));
+  await settle();
+  return { target, bytes: Buffer.byteLength(body), single, loaded };
 }

@@ -132,11 +132,15 @@ async function runStore(
       log(`[${kind}] every report reflects the data after ${(reflection.totalMs / 1000).toFixed(1)} s`);
       const reports = [];
       for (const target of targets) {
-        reports.push(await measureReport(api, target, reportSettings));
+        reports.push(await measureReport(api, target, reportSettings, () => server.settle()));
         log(`[${kind}] ${target.path}: p50 ${reports.at(-1)?.single.p50.toFixed(2)} ms`);
       }
+      const { summary } = JSON.parse(await api.read('/reports/summary')) as {
+        summary: { mrr_current: number; subscribers_current: number };
+      };
       const run: StoreRun = {
         kind,
+        today: { mrr: summary.mrr_current, subscribers: summary.subscribers_current },
         ingest: loaded,
         reflection,
         reports,

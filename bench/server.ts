@@ -11,6 +11,11 @@ export interface Server {
   pid: number;
   /** The process's peak resident memory so far, in bytes (VmHWM). */
   peakRss(): number;
+  /**
+   * Resolves once the process has stopped computing: a load test's clients leave, but the
+   * server still answers the requests they had sent, which would slow whatever comes next.
+   */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -25,6 +30,27 @@ function statusField(pid: number, field: string): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!match?.[1]) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(match[1]) * 1024;
+}
+
+/** CPU time the process has used, in clock ticks (utime + stime in /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+const SETTLE = { windowMs: 250, idleTicks: 2, maxMs: 15 * 60_000 };
+
+async function settle(pid: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const before = cpuTicks(pid);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE.windowMs));
+    if (cpuTicks(pid) - before <= SETTLE.idleTicks) return;
+    if (Date.now() - started > SETTLE.maxMs)
+      throw new Error(`server ${pid} still busy after ${SETTLE.maxMs} ms`);
+  }
 }
 
 /**
@@ -66,6 +92,7 @@ export function startServer(options: ServerOptions): Promise<Server> {
         adminKey,
         pid,
         peakRss: () => statusField(pid, 'VmHWM'),
+        settle: () => settle(pid),
         stop: () =>
           new Promise((done) => {
             child.off('exit', exited);
