@@ -161,11 +161,26 @@ function memorySection(run: RunSummary): string {
     mib(store.peakRss.reflect),
     mib(store.peakRss.reports),
   ]);
+  const growth = run.stores.map((store) => {
+    let previous = store.reflection.rssBefore;
+    const steps = store.reflection.firstCalls.map((call) => {
+      const step = { path: call.target.path, bytes: call.rss - previous };
+      previous = call.rss;
+      return step;
+    });
+    const largest = steps.sort((a, b) => b.bytes - a.bytes).slice(0, 3);
+    return (
+      `- ${STORE_NAMES[store.kind]}: resident ${mib(store.reflection.rssBefore)} before the first report call; ` +
+      `the first calls that added most: ${largest.map((step) => `\`${step.path}\` +${mib(step.bytes)}`).join(', ')}.`
+    );
+  });
   return [
     '## Memory',
     '',
     "The server process's peak resident set (VmHWM), PostgreSQL's own processes not included. The store " +
       'is created by a first start (and stop) of the server; the measured server is a restart on it.',
+    '',
+    ...growth,
     '',
     table(
       [

@@ -81,8 +81,10 @@ export interface ReportFigures {
 export interface Reflection {
   /** From the last write's answer until every report had answered once, in order. */
   totalMs: number;
-  /** Each report's first answer after the writes; the first of them refreshes the metrics. */
-  firstCalls: { target: ReportTarget; ms: number }[];
+  /** The server's resident memory (bytes) before the first report call. */
+  rssBefore: number;
+  /** Each report's first answer after the writes, and the server's resident memory after it. */
+  firstCalls: { target: ReportTarget; ms: number; rss: number }[];
 }
 
 /**
@@ -90,15 +92,20 @@ export interface Reflection {
  * of every changed customer and builds the snapshot, so its answer (and every later one)
  * holds the final figures. The total is the time until every report reflects the data.
  */
-export async function reflect(api: ApiClient, targets: readonly ReportTarget[]): Promise<Reflection> {
+export async function reflect(
+  api: ApiClient,
+  targets: readonly ReportTarget[],
+  rss: () => number,
+): Promise<Reflection> {
+  const rssBefore = rss();
   const started = process.hrtime.bigint();
   const firstCalls: Reflection['firstCalls'] = [];
   for (const target of targets) {
     const start = process.hrtime.bigint();
     await api.read(targetUrl(target));
-    firstCalls.push({ target, ms: msSince(start) });
+    firstCalls.push({ target, ms: msSince(start), rss: rss() });
   }
-  return { totalMs: msSince(started), firstCalls };
+  return { totalMs: msSince(started), rssBefore, firstCalls };
 }
 
 export interface ReportSettings {

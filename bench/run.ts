@@ -127,7 +127,7 @@ async function runStore(
       log(
         `[${kind}] ${loaded.counts.invoices} invoices in ${loaded.seconds.toFixed(1)} s; asking every report once`,
       );
-      const reflection = await reflect(api, targets);
+      const reflection = await reflect(api, targets, () => server.rss());
       const afterReflect = server.peakRss();
       log(`[${kind}] every report reflects the data after ${(reflection.totalMs / 1000).toFixed(1)} s`);
       const reports = [];

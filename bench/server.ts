@@ -11,6 +11,8 @@ export interface Server {
   pid: number;
   /** The process's peak resident memory so far, in bytes (VmHWM). */
   peakRss(): number;
+  /** The process's resident memory now, in bytes (VmRSS). */
+  rss(): number;
   /**
    * Resolves once the process has stopped computing: a load test's clients leave, but the
    * server still answers the requests they had sent, which would slow whatever comes next.
@@ -92,6 +94,7 @@ export function startServer(options: ServerOptions): Promise<Server> {
         adminKey,
         pid,
         peakRss: () => statusField(pid, 'VmHWM'),
+        rss: () => statusField(pid, 'VmRSS'),
         settle: () => settle(pid),
         stop: () =>
           new Promise((done) => {
