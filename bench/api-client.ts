@@ -1,0 +1,35 @@
+/** The few calls the benchmark makes to a running server, with its admin key. */
+export class ApiClient {
+  constructor(
+    readonly url: string,
+    readonly key: string,
+  ) {}
+
+  get headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.key}` };
+  }
+
+  /** POSTs a JSON body and fails unless the server stored every item. */
+  async write(path: string, items: readonly unknown[]): Promise<void> {
+    const response = await fetch(`${this.url}${path}`, {
+      method: 'POST',
+      headers: { ...this.headers, 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text.slice(0, 500)}`);
+    const body = JSON.parse(text) as { result?: unknown };
+    const refused = Array.isArray(body.result)
+      ? (body.result as { import_status?: string }[]).find((item) => item.import_status !== 'inserted')
+      : undefined;
+    if (refused) throw new Error(`POST ${path} refused an item: ${JSON.stringify(refused)}`);
+  }
+
+  /** GETs a path and returns the body's text; fails unless the answer is 200. */
+  async read(path: string): Promise<string> {
+    const response = await fetch(`${this.url}${path}`, { headers: this.headers });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 300)}`);
+    return text;
+  }
+}

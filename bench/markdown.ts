@@ -1,0 +1,301 @@
+import type { StoreKind } from '../src/store/db.js';
+import { BASELINE_TITLES, baselineFor, type BaselineName, type SqlBaseline } from './baselines.js';
+import type { DataCounts, IngestResult } from './ingest.js';
+import { type ReportFigures, type Reflection, targetUrl } from './reports.js';
+import type { Timing } from './stats.js';
+
+export interface StoreRun {
+  kind: StoreKind;
+  /** The service's MRR (cents of the base currency) and subscribers today, per /reports/summary. */
+  today: { mrr: number; subscribers: number };
+  ingest: IngestResult;
+  reflection: Reflection;
+  reports: ReportFigures[];
+  /**
+   * Peak resident memory (VmHWM) in bytes: of the first server process, which created the
+   * store, and of the measured one at the end of each phase.
+   */
+  peakRss: { created: number; ingest: number; reflect: number; reports: number };
+}
+
+export interface RunSummary {
+  command: string;
+  startedAt: Date;
+  seconds: number;
+  machine: {
+    cores: number;
+    cpu: string;
+    memoryBytes: number;
+    os: string;
+    node: string;
+    postgres: string | null;
+    /** os.loadavg() at the start and at the end of the run: other work on the machine skews the figures. */
+    loadAverage: [number[], number[]];
+  };
+  data: { seed: number; today: string; historyYears: number; counts: DataCounts };
+  ingestSettings: { batch: number; concurrency: number };
+  reportSettings: { connections: number; seconds: number; requests?: number | undefined; maxSamples: number };
+  stores: StoreRun[];
+  sql: SqlBaseline[] | null;
+  floor: { timing: Timing; movements: number } | null;
+}
+
+const TARGET = { medianMs: 50, sqlRatio: 10, invoicesPerSecond: 20_000, memoryBytes: 2 ** 30 };
+const STORE_NAMES: Record<StoreKind, string> = { pglite: 'embedded (PGlite)', postgres: 'PostgreSQL' };
+
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+
+function ms(value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  if (value < 1) return value.toFixed(3);
+  if (value < 10) return value.toFixed(2);
+  if (value < 100) return value.toFixed(1);
+  return count(value);
+}
+
+const ratio = (value: number) =>
+  Number.isFinite(value) ? `${value < 10 ? value.toFixed(1) : count(value)}x` : 'n/a';
+const mib = (bytes: number) => `${count(bytes / 2 ** 20)} MiB`;
+
+function duration(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  return minutes > 0 ? `${minutes} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function sqlMedian(run: RunSummary, name: BaselineName): number {
+  return run.sql?.find((baseline) => baseline.name === name)?.timing.p50 ?? Number.NaN;
+}
+
+function ingestSection(run: RunSummary): string {
+  const rows = run.stores.map((store) => [
+    STORE_NAMES[store.kind],
+    store.ingest.seconds.toFixed(1),
+    count(store.ingest.counts.invoices / store.ingest.seconds),
+    count(store.ingest.counts.lines / store.ingest.seconds),
+    count(store.ingest.requests),
+    ms(store.reflection.firstCalls[0]?.ms ?? Number.NaN),
+    ms(store.reflection.totalMs),
+  ]);
+  return [
+    `## Ingest`,
+    '',
+    `Through the public API: bodies of up to ${count(run.ingestSettings.batch)} items, at most ` +
+      `${run.ingestSettings.concurrency} invoice or subscription requests in flight. "First report" is the ` +
+      'first report call after the last write, which recomputes the metrics of every customer and builds ' +
+      'the snapshot; "all reports" is the time until every report below had answered once.',
+    '',
+    table(
+      ['store', 'seconds', 'invoices/s', 'lines/s', 'requests', 'first report (ms)', 'all reports (ms)'],
+      rows,
+    ),
+  ].join('\n');
+}
+
+function reportsSection(run: RunSummary): string {
+  const floor = run.floor?.timing.p50 ?? Number.NaN;
+  const paths = run.stores[0]?.reports.map((figures) => figures.target) ?? [];
+  const rows = paths.flatMap((target) =>
+    run.stores.map((store) => {
+      const figures = store.reports.find((item) => item.target.path === target.path);
+      const first = store.reflection.firstCalls.find((call) => call.target.path === target.path);
+      if (!figures) return [];
+      const sql = sqlMedian(run, baselineFor(target.path));
+      return [
+        `\`${targetUrl(target)}\``,
+        STORE_NAMES[store.kind],
+        ms(first?.ms ?? Number.NaN),
+        ms(figures.single.p50),
+        ms(figures.single.p99),
+        ms(figures.loaded.p50),
+        ms(figures.loaded.p99),
+        count(figures.loaded.requestsPerSecond),
+        count(figures.loaded.answered),
+        count(figures.loaded.failures),
+        `${ratio(sql / figures.single.p50)} (${baselineFor(target.path)})`,
+        ratio(figures.single.p50 / floor),
+      ];
+    }),
+  );
+  return [
+    '## Reports',
+    '',
+    `Milliseconds, measured by the client over HTTP on the same machine. "first" is the report's first ` +
+      `answer after the writes (cold). Warm single client: sequential calls (up to ${run.reportSettings.maxSamples}), ` +
+      `median and 99th percentile. Under load: autocannon, ${run.reportSettings.connections} connections for ` +
+      `${run.reportSettings.requests === undefined ? `${run.reportSettings.seconds} s (a report too slow for two answers per connection in that time: one request per connection)` : `${run.reportSettings.requests} requests`}; ` +
+      'after it, the next report waits until the server has finished what the load left behind. ' +
+      '"answers": how many the loaded percentiles rest on. "SQL ÷ ours": the SQL baseline\'s median divided by the single-client ' +
+      'median (how many times faster the report is); "ours ÷ floor": the single-client median divided by the ' +
+      'typed-array floor.',
+    '',
+    table(
+      [
+        'report',
+        'store',
+        'first',
+        'p50',
+        'p99',
+        'loaded p50',
+        'loaded p99',
+        'req/s',
+        'answers',
+        'failed',
+        'SQL ÷ ours',
+        'ours ÷ floor',
+      ],
+      rows.filter((row) => row.length > 0),
+    ),
+  ].join('\n');
+}
+
+function memorySection(run: RunSummary): string {
+  const rows = run.stores.map((store) => [
+    STORE_NAMES[store.kind],
+    mib(store.peakRss.created),
+    mib(store.peakRss.ingest),
+    mib(store.peakRss.reflect),
+    mib(store.peakRss.reports),
+  ]);
+  const growth = run.stores.map((store) => {
+    let previous = store.reflection.rssBefore;
+    const steps = store.reflection.firstCalls.map((call) => {
+      const step = { path: call.target.path, bytes: call.rss - previous };
+      previous = call.rss;
+      return step;
+    });
+    const largest = steps.sort((a, b) => b.bytes - a.bytes).slice(0, 3);
+    return (
+      `- ${STORE_NAMES[store.kind]}: resident ${mib(store.reflection.rssBefore)} before the first report call; ` +
+      `the first calls that added most: ${largest.map((step) => `\`${step.path}\` +${mib(step.bytes)}`).join(', ')}.`
+    );
+  });
+  return [
+    '## Memory',
+    '',
+    "The server process's peak resident set (VmHWM), PostgreSQL's own processes not included. The store " +
+      'is created by a first start (and stop) of the server; the measured server is a restart on it.',
+    '',
+    ...growth,
+    '',
+    table(
+      [
+        'store',
+        'first start (creates the store)',
+        'after ingest',
+        'after the first reports',
+        'after the load tests',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
+function baselinesSection(run: RunSummary): string {
+  const rows = (run.sql ?? []).map((baseline) => [
+    `${BASELINE_TITLES[baseline.name]} (\`${baseline.name}\`)`,
+    ms(baseline.timing.p50),
+    ms(baseline.timing.p99),
+    count(baseline.timing.samples),
+    count(baseline.rows),
+  ]);
+  if (run.floor) {
+    rows.push([
+      `Floor: typed-array scan of ${count(run.floor.movements)} movements by month and kind`,
+      ms(run.floor.timing.p50),
+      ms(run.floor.timing.p99),
+      count(run.floor.timing.samples),
+      '',
+    ]);
+  }
+  const latest = run.sql?.find((baseline) => baseline.name === 'mrr-movements')?.lastRow;
+  const check = latest
+    ? [
+        '',
+        `The same data, two definitions: today the MRR SQL counts ${count(Number(latest.total_mrr))} cents over ` +
+          `${count(Number(latest.total_customers))} customers (fixed exchange rates, lines only); the service ` +
+          run.stores
+            .map(
+              (store) =>
+                `${count(store.today.mrr)} over ${count(store.today.subscribers)} subscribers on ${STORE_NAMES[store.kind]}`,
+            )
+            .join(', ') +
+          ' (/reports/summary).',
+      ]
+    : [];
+  return [
+    '## Baselines',
+    '',
+    'On the PostgreSQL database the run loaded, after `analyze`, warm, one client (bench/baselines.ts). ' +
+      'The cohort table has no report to compare with yet.',
+    '',
+    table(['baseline', 'p50 (ms)', 'p99 (ms)', 'samples', 'rows'], rows),
+    ...check,
+  ].join('\n');
+}
+
+function targetsSection(run: RunSummary): string {
+  const lines = run.stores.map((store) => {
+    const fast = store.reports.filter((figures) => figures.single.p50 < TARGET.medianMs).length;
+    const slowest = [...store.reports].sort((a, b) => b.single.p50 - a.single.p50)[0];
+    const tenfold = store.reports.filter(
+      (figures) => sqlMedian(run, baselineFor(figures.target.path)) / figures.single.p50 >= TARGET.sqlRatio,
+    ).length;
+    const peak = store.peakRss.reports;
+    const rate = store.ingest.counts.invoices / store.ingest.seconds;
+    const mark = (ok: boolean) => (ok ? 'met' : 'missed');
+    return [
+      `- ${STORE_NAMES[store.kind]}: median under ${TARGET.medianMs} ms for ${fast} of ${store.reports.length} reports` +
+        (slowest ? ` (slowest: \`${slowest.target.path}\`, ${ms(slowest.single.p50)} ms)` : '') +
+        `; at least ${TARGET.sqlRatio}x faster than the SQL for ${run.sql ? tenfold : 'n/a'} of ${store.reports.length}; ` +
+        `ingest ${count(rate)} invoices/s` +
+        (store.kind === 'pglite'
+          ? ` (target ${count(TARGET.invoicesPerSecond)}: ${mark(rate >= TARGET.invoicesPerSecond)})`
+          : '') +
+        `; peak RSS ${mib(peak)} (target 1 GiB: ${mark(peak < TARGET.memoryBytes)}).`,
+    ].join('');
+  });
+  return [
+    '## Targets',
+    '',
+    `DESIGN.md 6 sets them for 100,000 customers and 2,000,000 invoice lines on 2 cores; this run has ` +
+      `${count(run.data.counts.customers)} customers and ${count(run.data.counts.lines)} lines.`,
+    '',
+    ...lines,
+  ].join('\n');
+}
+
+/** The whole run as a markdown page: what ran, where, and every figure with its ratios. */
+export function markdown(run: RunSummary): string {
+  const { machine, data } = run;
+  const c = data.counts;
+  return [
+    `# Benchmark: ${count(c.customers)} customers`,
+    '',
+    `Run ${run.startedAt.toISOString().slice(0, 16)}Z with \`${run.command}\`; it took ${duration(run.seconds)}.`,
+    '',
+    `Machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB, ` +
+      `${machine.os}, Node ${machine.node}${machine.postgres ? `, PostgreSQL ${machine.postgres}` : ''}. ` +
+      `Load average (1, 5, 15 min) ${machine.loadAverage.map((load) => load.map((value) => value.toFixed(1)).join(', ')).join(' at the start, ')} at the end. ` +
+      'The client (generator, HTTP calls, autocannon) runs on the same machine as the server.',
+    '',
+    `Data: seed ${data.seed}, today ${data.today}, ${data.historyYears} years of history: ${count(c.customers)} customers, ` +
+      `${count(c.plans)} plans, ${count(c.invoices)} invoices with ${count(c.lines)} lines and ` +
+      `${count(c.transactions)} transactions, ${count(c.subscriptions)} subscription records.`,
+    '',
+    ingestSection(run),
+    '',
+    reportsSection(run),
+    '',
+    memorySection(run),
+    '',
+    baselinesSection(run),
+    '',
+    targetsSection(run),
+    '',
+  ].join('\n');
+}
