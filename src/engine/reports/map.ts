@@ -1,10 +1,9 @@
-import { type AccountSnapshot, paidStartDay } from '../account-snapshot.js';
+import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownGroups } from '../breakdown.js';
 import type { CashflowInvoice } from '../cashflow/cashflow-data.js';
 import { failureCounts } from '../cashflow/failure-rate.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { twoDecimals } from '../rounding.js';
-import { dayNumber } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
@@ -51,8 +50,6 @@ export interface MapReport {
 
 const NEW = MOVEMENT_KINDS.indexOf('new');
 
-const dayOf = (instant: string | null) => (instant === null ? null : dayNumber(instant.slice(0, 10)));
-
 /** The mean of the non-null rates, or null. */
 function meanRate(rates: readonly Rates[], rate: keyof Rates): number | null {
   const values = rates.map((row) => row[rate]).filter((value) => value !== null);
@@ -67,22 +64,23 @@ function funnelCounts(snapshot: AccountSnapshot, groupOf: Int32Array, groupCount
     trials: 0,
     trialsConverted: 0,
   }));
-  const inRange = (day: number | null): day is number => day !== null && day >= query.from && day <= query.to;
-  snapshot.customers.forEach((customer, index) => {
+  // The funnel columns hold NEVER for a stage not reached, which no range contains.
+  const { lead, trial, paid } = snapshot.funnel;
+  const inRange = (day: number) => day >= query.from && day <= query.to;
+  for (let index = 0; index < groupOf.length; index++) {
     const group = groupOf[index]!;
-    if (group < 0) return;
-    const paid = paidStartDay(customer);
-    const trial = dayOf(customer.trialStarted);
+    if (group < 0) continue;
     const count = counts[group]!;
-    if (inRange(dayOf(customer.createdDate))) {
+    const paidDay = paid[index]!;
+    if (inRange(lead[index]!)) {
       count.leads += 1;
-      if (paid !== null && paid <= query.to) count.leadsConverted += 1;
+      if (paidDay <= query.to) count.leadsConverted += 1;
     }
-    if (inRange(trial)) {
+    if (inRange(trial[index]!)) {
       count.trials += 1;
-      if (paid !== null && paid >= trial && paid <= query.to) count.trialsConverted += 1;
+      if (paidDay >= trial[index]! && paidDay <= query.to) count.trialsConverted += 1;
     }
-  });
+  }
   return counts;
 }
 
