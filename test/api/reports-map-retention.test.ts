@@ -454,21 +454,14 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
       `/reports/retention?trailing_months=${months}`,
       'Invalid query parameter "trailing_months": expected a whole number of months from 1 to 120',
     ]),
-  ])('rejects %s with 400', async (url, message) => {
-    const response = await t.call(account.viewerKey, { method: 'GET', url });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: message });
-  });
+  ])('rejects %s with 400', (url, message) => t.expectBadRequest(account.viewerKey, url, message));
 
   it('documents both routes and their parameters in /openapi.json', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const parameters = (path: string) =>
-      (doc.paths[path].get.parameters as { name: string }[]).map((parameter) => parameter.name);
-    expect(parameters('/reports/map')).toEqual(
+    expect(await t.documentedParameters('/reports/map')).toEqual(
       expect.arrayContaining(['date', 'fix_fx', 'baseCurrency', 'region']),
     );
-    expect(parameters('/reports/map')).not.toContain('interval');
-    expect(parameters('/reports/retention')).toEqual(
+    expect(await t.documentedParameters('/reports/map')).not.toContain('interval');
+    expect(await t.documentedParameters('/reports/retention')).toEqual(
       expect.arrayContaining(['date', 'interval', 'fix_fx', 'breakdown', 'trailing_months', 'plan']),
     );
   });

@@ -512,17 +512,10 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
     ],
     ['/reports/cmrr-summary?plan=nope', 'Invalid query parameter "plan": unknown plan group "nope"'],
     ['/reports/cmrr-summary?currency=zzz', 'Invalid query parameter "currency": unknown currency "zzz"'],
-  ])('rejects %s with 400', async (url, message) => {
-    const response = await t.call(account.viewerKey, { method: 'GET', url });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: message });
-  });
+  ])('rejects %s with 400', (url, message) => t.expectBadRequest(account.viewerKey, url, message));
 
   it('documents the routes with their parameters in /openapi.json', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const parameters = (path: string) =>
-      (doc.paths[path].get.parameters as { name: string }[]).map((parameter) => parameter.name);
-    expect(parameters('/reports/churn-scheduled-movements')).toEqual(
+    expect(await t.documentedParameters('/reports/churn-scheduled-movements')).toEqual(
       expect.arrayContaining([
         'selected-date',
         'selected-type',
@@ -532,13 +525,15 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
         'order',
       ]),
     );
-    expect(parameters('/reports/custom-variables')).toEqual(['key', 'search', 'limit']);
+    expect(await t.documentedParameters('/reports/custom-variables')).toEqual(['key', 'search', 'limit']);
     for (const path of [
       '/reports/churn-scheduled',
       '/reports/churn-scheduled-summary',
       '/reports/cmrr-summary',
     ])
-      expect(parameters(path)).toEqual(expect.arrayContaining(['baseCurrency', 'region', 'plan', 'fix_fx']));
+      expect(await t.documentedParameters(path)).toEqual(
+        expect.arrayContaining(['baseCurrency', 'region', 'plan', 'fix_fx']),
+      );
   });
 
   it.each([

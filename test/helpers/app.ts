@@ -26,6 +26,10 @@ export interface TestApp {
   read(key: string, url: string): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests assert on the parsed body
   /** Writes fixture data through the public API, failing the test if the service refuses it. */
   seed(key: string, url: string, payload: unknown): Promise<LightMyRequestResponse>;
+  /** GETs as the key and asserts a 400 with exactly this error. */
+  expectBadRequest(key: string, url: string, error: string): Promise<void>;
+  /** The names of the query parameters /openapi.json documents for a GET route. */
+  documentedParameters(path: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -57,6 +61,17 @@ export async function createTestApp(kind: StoreKind, options: AppOptions = {}): 
       const response = await call(key, { method: 'POST', url, payload: payload as object });
       expect(response.statusCode, response.body).toBeLessThan(300);
       return response;
+    },
+    async expectBadRequest(key, url, error) {
+      const response = await call(key, { method: 'GET', url });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error });
+    },
+    async documentedParameters(path) {
+      const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+        paths: Record<string, { get: { parameters: { name: string }[] } }>;
+      }>();
+      return doc.paths[path]!.get.parameters.map((parameter) => parameter.name);
     },
     async close() {
       await app.close();
