@@ -1,4 +1,4 @@
-import type { CustomerAttributes } from './customer-filter.js';
+import { type CustomerAttributes, customerMask, type Filter } from './customer-filter.js';
 import { dayNumber } from './days.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
 import type { Movement, QuantityPoint } from './types.js';
@@ -126,4 +126,19 @@ export function statusOn(customer: CustomerView, day: number): 'active' | 'cance
 /** The filter attributes with each customer's status as of `day`, for the `status` filter of reports. */
 export function attributesOn(snapshot: AccountSnapshot, day: number): CustomerAttributes {
   return { ...snapshot.attributes, status: snapshot.customers.map((customer) => statusOn(customer, day)) };
+}
+
+/**
+ * The customers the filters keep as of `day` (null without filters). Status on a day walks
+ * every customer's movements, so only a status filter pays for it.
+ */
+export function filteredCustomers(
+  snapshot: AccountSnapshot,
+  filters: readonly Filter[],
+  day: number,
+): Uint8Array | null {
+  const attributes = filters.some((filter) => filter.dimension === 'status')
+    ? attributesOn(snapshot, day)
+    : snapshot.attributes;
+  return customerMask(attributes, filters, day);
 }

@@ -41,6 +41,19 @@ describe('quantityPoints', () => {
     ]);
   });
 
+  it('adds up the items a subscription bills from the same day', () => {
+    // 10 seats at 10000 and 10 add-on units at 2000, both on sub_a from Mar 1: 20 units.
+    expect(
+      quantityPoints([
+        segment('sub_a', '2024-03-01', '2024-04-01', 10_000, 10),
+        segment('sub_a', '2024-03-01', '2024-04-01', 2_000, 10),
+      ]),
+    ).toEqual([
+      { day: d('2024-03-01'), quantity: 20 },
+      { day: d('2024-04-01'), quantity: 0 },
+    ]);
+  });
+
   it('has no points without positive segments', () => {
     expect(quantityPoints([segment('sub_a', '2024-03-01', '2024-04-01', -500, 1)])).toEqual([]);
   });

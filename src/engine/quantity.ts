@@ -1,14 +1,10 @@
 import { OPEN_END, type QuantityPoint, type Segment } from './types.js';
 
-/** Which of two segments covering the same day describes the subscription then: the later, else the larger. */
-function describes(a: Segment, b: Segment): boolean {
-  return a.start > b.start || (a.start === b.start && a.monthly > b.monthly);
-}
-
 /**
- * One subscription's quantity as day -> change. Overlapping segments of one subscription are the
- * same units billed twice (a plan's line beside the prorated line of an upgrade), so on each day
- * only the segment that describes it counts; credit segments describe nothing.
+ * One subscription's quantity as day -> change. A later segment overlapping an earlier one bills
+ * the same units again (the prorated line of an upgrade beside the plan's line), so on each day
+ * only the latest-starting segments count: several when the subscription bills several items
+ * from the same day. Credit segments were left out before.
  */
 function keyDeltas(segments: readonly Segment[], deltas: Map<number, number>): void {
   const sorted = [...segments].sort((a, b) => a.start - b.start);
@@ -21,11 +17,10 @@ function keyDeltas(segments: readonly Segment[], deltas: Map<number, number>): v
   for (const day of days) {
     active = active.filter((segment) => segment.end > day);
     while (next < sorted.length && sorted[next]!.start === day) active.push(sorted[next++]!);
-    const current = active.reduce<Segment | undefined>(
-      (best, segment) => (!best || describes(segment, best) ? segment : best),
-      undefined,
-    );
-    const quantity = current?.quantity ?? 0;
+    const latest = active.reduce((start, segment) => Math.max(start, segment.start), -Infinity);
+    const quantity = active
+      .filter((segment) => segment.start === latest)
+      .reduce((sum, segment) => sum + segment.quantity, 0);
     if (quantity !== previous) deltas.set(day, (deltas.get(day) ?? 0) + quantity - previous);
     previous = quantity;
   }

@@ -66,6 +66,9 @@ function invoices(lines: readonly HistoryLineRow[]): InvoiceInput[] {
 
 function subscription(row: HistorySubscriptionRow): SubscriptionInput {
   const planId = (id: string | null | undefined) => (id ? planKey(row.data_source_id, id) : null);
+  // A change that does not name a quantity keeps the one before it, in date order.
+  let quantity = row.quantity;
+  const changes = [...row.scheduled_changes].sort((a, b) => day(a.date) - day(b.date));
   return {
     id: row.subscription_id,
     planId: planId(row.plan_id),
@@ -77,14 +80,18 @@ function subscription(row: HistorySubscriptionRow): SubscriptionInput {
     endedAt: optionalDay(row.ended_at),
     mrr: row.mrr,
     currency: row.currency,
-    scheduledChanges: row.scheduled_changes
-      .filter((change) => change.amount !== undefined)
-      .map((change): ScheduledChangeInput => ({
-        day: day(change.date),
-        planId: planId(change.plan_id) ?? planId(row.plan_id),
-        mrr: change.amount!,
-        quantity: change.quantity ?? row.quantity,
-      })),
+    scheduledChanges: changes.flatMap((change): ScheduledChangeInput[] => {
+      quantity = change.quantity ?? quantity;
+      if (change.amount === undefined) return [];
+      return [
+        {
+          day: day(change.date),
+          planId: planId(change.plan_id) ?? planId(row.plan_id),
+          mrr: change.amount,
+          quantity,
+        },
+      ];
+    }),
   };
 }
 

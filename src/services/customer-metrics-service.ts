@@ -1,5 +1,4 @@
-import type { CustomerView } from '../engine/account-snapshot.js';
-import { customerMask } from '../engine/customer-filter.js';
+import { type CustomerView, filteredCustomers } from '../engine/account-snapshot.js';
 import { dayNumber } from '../engine/days.js';
 import { nextPeriodStart, periodStart } from '../engine/periods.js';
 import {
@@ -112,7 +111,7 @@ export function createCustomerMetricsService(
         {
           today: query.today,
           baseCurrency: query.baseCurrency,
-          customers: customerMask(snapshot.attributes, query.filters, query.today),
+          customers: filteredCustomers(snapshot, query.filters, query.today),
           status: params.status,
           search: params.q?.trim() ? params.q.trim().toLowerCase() : null,
           selected:

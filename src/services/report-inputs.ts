@@ -1,5 +1,4 @@
-import { attributesOn } from '../engine/account-snapshot.js';
-import { customerMask } from '../engine/customer-filter.js';
+import { filteredCustomers } from '../engine/account-snapshot.js';
 import type { FxService } from './fx-service.js';
 import type { MetricsService } from './metrics-service.js';
 import type { ReportQueries } from './report-context.js';
@@ -18,11 +17,7 @@ export function createReportInputs(metrics: MetricsService, fx: FxService, repor
     // The query first: a bad parameter fails before any data is loaded.
     const query = await reportQuery(accountId, raw, defaultRange);
     const snapshot = await metrics.snapshot(accountId);
-    // Status on a day walks every customer's movements: only a status filter pays for it.
-    const attributes = query.filters.some((filter) => filter.dimension === 'status')
-      ? attributesOn(snapshot, query.to)
-      : snapshot.attributes;
-    const customers = customerMask(attributes, query.filters, query.to);
+    const customers = filteredCustomers(snapshot, query.filters, query.to);
     return { query, snapshot, customers, table: await fx.table() };
   };
 }

@@ -246,7 +246,16 @@ export async function buildReportQuery(
 
   const filters = await parseFilters(raw, context);
   const segment = raw.segment?.trim();
-  if (segment) filters.push(...(await parseFilters(await context.segmentFilters(segment), context)));
+  if (segment) {
+    const saved = await context.segmentFilters(segment);
+    try {
+      filters.push(...(await parseFilters(saved, context)));
+    } catch (error) {
+      // A plan group or currency the segment names may have gone since it was saved.
+      if (!(error instanceof InvalidInputError)) throw error;
+      throw invalid('segment', `segment "${segment}" no longer applies: ${error.message}`);
+    }
+  }
 
   return {
     today: context.today,

@@ -43,6 +43,9 @@ function asParameters(filters: FilterInput): Record<string, string> {
       throw new InvalidInputError(`Invalid filters.${name}: not a report filter parameter`);
     }
     if (value === null) continue;
+    if (name === 'customer' && Array.isArray(value)) {
+      throw new InvalidInputError('Invalid filters.customer: one customer id, not a list');
+    }
     parameters[name] = Array.isArray(value)
       ? value.join(name.startsWith('custom_') ? '~~' : ' ')
       : String(value);

@@ -146,7 +146,7 @@ export function metricsRepo(db: Queryable) {
       );
     },
 
-    /** The distinct payment methods of the customers' transactions, lower case. */
+    /** The distinct payment methods the customers paid, or tried to pay, counted invoices with; lower case. */
     async paymentMethods(accountId: string, keys: readonly RecordKey[]): Promise<PaymentMethodRow[]> {
       return db.query<PaymentMethodRow>(
         `select distinct i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method
@@ -154,7 +154,7 @@ export function metricsRepo(db: Queryable) {
          join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
          join invoice_transactions t on t.account_id = $1 and t.data_source_id = i.data_source_id
            and t.invoice_id = i.invoice_id
-         where t.payment_method is not null
+         where t.payment_method is not null and t.type = 'payment' and i.status not in ('draft', 'void')
          order by 1, 2, 3`,
         [accountId, keysJson(keys)],
       );

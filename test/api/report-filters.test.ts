@@ -62,9 +62,12 @@ describe.each(STORE_KINDS)('report filters on payment, pricing, discount and seg
       { id: 'c_visa', name: 'Visa', country: 'DE', currency: 'usd' },
       { id: 'c_sepa', name: 'Sepa', country: 'US', currency: 'usd' },
       { id: 'c_usage', name: 'Usage', country: 'FR', currency: 'usd' },
+      // Billed for October only: churned by November, though its record still says active.
+      { id: 'c_gone', name: 'Gone', country: 'DE', currency: 'usd' },
     ]);
     await post('/data/invoices', [
       invoice('v10', 'c_visa', 'seats', '10', 4000, 4, 0, 'Visa'),
+      invoice('g10', 'c_gone', 'seats', '10', 3000, 3, 0, 'visa'),
       invoice('v11', 'c_visa', 'seats', '11', 4000, 4, 400, 'visa'),
       invoice('s10', 'c_sepa', 'seats', '10', 2000, 2, 0, 'sepa'),
       invoice('s11', 'c_sepa', 'seats', '11', 2000, 2, 0, 'sepa'),
@@ -213,6 +216,29 @@ describe.each(STORE_KINDS)('report filters on payment, pricing, discount and seg
     });
     expect(viewer.statusCode).toBe(403);
     expect((await t.call(undefined, { url: '/data/segments' })).statusCode).toBe(401);
+  });
+
+  it("reads a segment's status as each customer's status today, also on /customers", async () => {
+    const created = await t.call(account.adminKey, {
+      method: 'POST',
+      url: '/data/segments',
+      payload: { name: 'Churned', filters: { status: 'cancelled' } },
+    });
+    const { id } = created.json<{ id: string }>();
+    const body = (await t.read(account.adminKey, `/customers?status=all&segment=${id}`)) as {
+      result: { list: { id: string }[] };
+    };
+    expect(body.result.list.map((customer) => customer.id)).toEqual(['c_gone']);
+  });
+
+  it('refuses a list of customers in a segment: the filter takes one id', async () => {
+    const response = await t.call(account.adminKey, {
+      method: 'POST',
+      url: '/data/segments',
+      payload: { name: 'Two', filters: { customer: ['c_visa', 'c_sepa'] } },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'Invalid filters.customer: one customer id, not a list' });
   });
 
   it('keeps each account to its own segments', async () => {

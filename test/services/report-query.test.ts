@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber as d } from '../../src/engine/days.js';
 import { REGIONS } from '../../src/engine/regions.js';
+import { InvalidInputError } from '../../src/services/errors.js';
 import {
   buildReportQuery,
   parseBreakdown,
@@ -18,11 +19,12 @@ const context: ReportQueryContext = {
     const groups: Record<string, string[]> = { g1: ['ds:basic', 'ds:pro'], empty: [] };
     return ids.flatMap((id) => {
       const plans = groups[id];
-      if (!plans) throw new Error(`Plan group ${id} not found`);
+      if (!plans) throw new InvalidInputError(`Invalid query parameter "plan": unknown plan group "${id}"`);
       return plans;
     });
   },
   segmentFilters: async (id) => {
+    if (id === 'seg_gone') return { plan: 'deleted_group' };
     if (id !== 'seg_eu') throw new Error(`Segment ${id} not found`);
     return { region: 'eu', has_discount: 'true' };
   },
@@ -155,6 +157,10 @@ describe('buildReportQuery', () => {
     ],
     [{ has_discount: 'maybe' }, 'Invalid query parameter "has_discount": expected true or false'],
     [{ segment: 'seg_unknown' }, 'Segment seg_unknown not found'],
+    [
+      { segment: 'seg_gone' },
+      'Invalid query parameter "segment": segment "seg_gone" no longer applies: Invalid query parameter "plan": unknown plan group "deleted_group"',
+    ],
   ] as [RawReportParams, string][])('rejects %j', async (raw, message) => {
     await expect(build(raw)).rejects.toThrow(message);
   });

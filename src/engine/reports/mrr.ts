@@ -42,7 +42,7 @@ export interface MrrRow {
   arpa: number | null;
   asp: number | null;
   quick_ratio: number | null;
-  /** Units of the counted customers' subscriptions on the period's last day (today, at most, unless committed). */
+  /** Units of the counted customers' subscriptions on the period's last day, or today if that is earlier. */
   quantity: number;
 }
 
@@ -92,7 +92,8 @@ export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
   let quantity = 0;
   let q = 0;
   const quantityUntil = (day: number) => {
-    const last = query.committed ? day : Math.min(day, query.today);
+    // Quantities after today are not plans a record schedules, so even committed mode stops at today.
+    const last = Math.min(day, query.today);
     for (; q < snapshot.quantityCount && snapshot.quantityDay[q]! <= last; q++) {
       if (customers === null || customers[snapshot.quantityCustomer[q]!] === 1)
         quantity += snapshot.quantityDelta[q]!;
