@@ -118,8 +118,12 @@ export function failedPaymentsSummary(
   fx: FxTable,
 ): Summary {
   const convert = toBase(fx, query);
+  // Four spans judge the same few failing invoices: find them once, not in every span's scan.
+  const failing = invoices.filter((invoice) =>
+    invoice.transactions.some((transaction) => transaction.type === 'payment' && !transaction.successful),
+  );
   return toDateSummary(query.today, FAILED_PAYMENTS_SUMMARY, (span) => {
-    const failed = failedInvoicesBetween(invoices, customers, span.start, span.end, span.end);
+    const failed = failedInvoicesBetween(failing, customers, span.start, span.end, span.end);
     const recovered = failed.filter((item) => item.outcome === 'recovered').length;
     const { attempted, failed: failedCount } = failureCounts(invoices, span);
     return {
