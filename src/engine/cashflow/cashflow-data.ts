@@ -1,5 +1,7 @@
+import type { CustomerView } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import { type Interval, type Period, periodsBetween } from '../periods.js';
+import { roundCents } from '../rounding.js';
 import type { InvoiceStatus } from '../types.js';
 
 /**
@@ -87,3 +89,35 @@ export function seriesPeriods(query: Pick<CashflowQuery, 'from' | 'to' | 'interv
 }
 
 export const inSpan = (day: number, span: Period): boolean => day >= span.start && day <= span.end;
+
+/** What every listed cashflow item says of its invoice, its customer and its amount. */
+export interface InvoiceItemFields {
+  invoice_ref: string;
+  invoice_number: string | null;
+  customer_id: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  currency: string;
+  amount: number;
+  amount_base_currency: number;
+}
+
+/** Those fields for `amount` cents of the invoice's currency on `day`, converted once and rounded. */
+export function invoiceItemFields(
+  invoice: CashflowInvoice,
+  customer: CustomerView,
+  amount: number,
+  day: number,
+  convert: ReturnType<typeof toBase>,
+): InvoiceItemFields {
+  return {
+    invoice_ref: invoice.id,
+    invoice_number: invoice.number,
+    customer_id: customer.id,
+    customer_name: customer.name,
+    customer_email: customer.email,
+    currency: invoice.currency,
+    amount,
+    amount_base_currency: roundCents(convert(amount, invoice.currency, day)),
+  };
+}

@@ -3,7 +3,14 @@ import { compareText } from '../compare-text.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
-import { type CashflowInvoice, type CashflowQuery, seriesPeriods, toBase } from './cashflow-data.js';
+import {
+  type CashflowInvoice,
+  type CashflowQuery,
+  seriesPeriods,
+  toBase,
+  type InvoiceItemFields,
+  invoiceItemFields,
+} from './cashflow-data.js';
 import {
   type FailedInvoice,
   type FailedOutcome,
@@ -29,16 +36,8 @@ export interface FailedPaymentsRow {
   total_retry_attempts: number;
 }
 
-export interface FailedPaymentItem {
+export interface FailedPaymentItem extends InvoiceItemFields {
   date: string;
-  invoice_ref: string;
-  invoice_number: string | null;
-  customer_id: string;
-  customer_name: string | null;
-  customer_email: string | null;
-  currency: string;
-  amount: number;
-  amount_base_currency: number;
   retry_attempts: number;
   outcome: FailedOutcome;
   outcome_date: string | null;
@@ -145,21 +144,11 @@ export function failedPaymentItems(
   const convert = toBase(fx, query);
   return failedInvoicesBetween(invoices, customers, query.from, query.to, query.today)
     .sort((a, b) => b.day - a.day || compareText(a.invoice.id, b.invoice.id))
-    .map((item) => {
-      const customer = customers[item.invoice.customer]!;
-      return {
-        date: dayString(item.day),
-        invoice_ref: item.invoice.id,
-        invoice_number: item.invoice.number,
-        customer_id: customer.id,
-        customer_name: customer.name,
-        customer_email: customer.email,
-        currency: item.invoice.currency,
-        amount: item.amount,
-        amount_base_currency: roundCents(convert(item.amount, item.invoice.currency, item.day)),
-        retry_attempts: item.retries,
-        outcome: item.outcome,
-        outcome_date: item.outcomeDay === null ? null : dayString(item.outcomeDay),
-      };
-    });
+    .map((item) => ({
+      date: dayString(item.day),
+      ...invoiceItemFields(item.invoice, customers[item.invoice.customer]!, item.amount, item.day, convert),
+      retry_attempts: item.retries,
+      outcome: item.outcome,
+      outcome_date: item.outcomeDay === null ? null : dayString(item.outcomeDay),
+    }));
 }

@@ -12,6 +12,8 @@ import {
   inSpan,
   seriesPeriods,
   toBase,
+  type InvoiceItemFields,
+  invoiceItemFields,
 } from './cashflow-data.js';
 import { type Summary, type ToDateLayout, toDateSummary } from './to-date.js';
 
@@ -26,20 +28,12 @@ export interface TransactionsRow {
   refund_count: number;
 }
 
-export interface TransactionItem {
+export interface TransactionItem extends InvoiceItemFields {
   date: string;
   transaction_id: string;
   type: 'payment' | 'refund';
   result: 'successful' | 'failed';
   payment_method: string | null;
-  invoice_ref: string;
-  invoice_number: string | null;
-  customer_id: string;
-  customer_name: string | null;
-  customer_email: string | null;
-  currency: string;
-  amount: number;
-  amount_base_currency: number;
 }
 
 /** Money in and money back: successful payments and refunds, unrounded cents of the base currency. */
@@ -166,22 +160,18 @@ export function transactionItems(
         compareText(a.transaction.id, b.transaction.id),
     )
     .slice(page.offset, page.offset + page.limit)
-    .map(({ invoice, transaction }) => {
-      const customer = customers[invoice.customer]!;
-      return {
-        date: dayString(transaction.day),
-        transaction_id: transaction.id,
-        type: transaction.type,
-        result: transaction.successful ? 'successful' : 'failed',
-        payment_method: transaction.paymentMethod,
-        invoice_ref: invoice.id,
-        invoice_number: invoice.number,
-        customer_id: customer.id,
-        customer_name: customer.name,
-        customer_email: customer.email,
-        currency: invoice.currency,
-        amount: transaction.amount,
-        amount_base_currency: roundCents(convert(transaction.amount, invoice.currency, transaction.day)),
-      };
-    });
+    .map(({ invoice, transaction }) => ({
+      date: dayString(transaction.day),
+      transaction_id: transaction.id,
+      type: transaction.type,
+      result: transaction.successful ? ('successful' as const) : ('failed' as const),
+      payment_method: transaction.paymentMethod,
+      ...invoiceItemFields(
+        invoice,
+        customers[invoice.customer]!,
+        transaction.amount,
+        transaction.day,
+        convert,
+      ),
+    }));
 }
