@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columns, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import {
+  columns,
+  createTestApp,
+  type TestAccount,
+  type TestApp,
+  BASIC_AND_EURO_PLANS,
+} from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 // Today is 2026-11-23. 1 EUR = 1.20 USD from Sep 1, 1.25 from Nov 1. The same records as the
@@ -84,12 +90,9 @@ describe.each(STORE_KINDS)('cashflow reports on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     account = await t.newAccount();
-    await t.services.fx.load(new TextEncoder().encode(RATES));
+    await t.loadRates(RATES);
     const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
-    await post('/data/plans', [
-      { id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' },
-      { id: 'euro', name: 'Euro', billing_freq: 'month', currency: 'eur' },
-    ]);
+    await post('/data/plans', BASIC_AND_EURO_PLANS);
     await post(
       '/data/customers',
       [

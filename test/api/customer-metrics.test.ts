@@ -97,7 +97,7 @@ describe.each(STORE_KINDS)('/customers on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     account = await t.newAccount();
-    await t.services.fx.load(new TextEncoder().encode(RATES));
+    await t.loadRates(RATES);
     const post = (url: string, payload: unknown) =>
       t.call(account.adminKey, { method: 'POST', url, payload: payload as object });
     expect((await post('/data/plans', plans)).statusCode).toBe(200);

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columns, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import {
+  columns,
+  createTestApp,
+  type TestAccount,
+  type TestApp,
+  BASIC_AND_EURO_PLANS,
+} from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const RATES = 'Date,USD\n2025-01-01,1.25\n';
@@ -41,13 +47,10 @@ describe.each(STORE_KINDS)('lead and trial reports on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     account = await t.newAccount();
-    await t.services.fx.load(new TextEncoder().encode(RATES));
+    await t.loadRates(RATES);
     const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
     csvSource = (await post('/data/data-sources', { name: 'Books', type: 'csv' })).json().id;
-    await post('/data/plans', [
-      { id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' },
-      { id: 'euro', name: 'Euro', billing_freq: 'month', currency: 'eur' },
-    ]);
+    await post('/data/plans', BASIC_AND_EURO_PLANS);
     basicGroup = (await post('/data/plan-groups', { name: 'Basic', plans: [{ id: 'basic' }] })).json().id;
     await post('/data/customers', [
       {

@@ -48,7 +48,7 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
   beforeAll(async () => {
     t = await createTestApp(kind);
     account = await t.newAccount();
-    await t.services.fx.load(new TextEncoder().encode(RATES));
+    await t.loadRates(RATES);
     const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
     booksSource = (await post('/data/data-sources', { name: 'Books', type: 'csv' })).json().id;
     await post('/data/plans', [

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columns, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import {
+  columns,
+  createTestApp,
+  type TestAccount,
+  type TestApp,
+  BASIC_AND_EURO_PLANS,
+} from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 // Today is 2026-11-23. 1 EUR = 1.20 USD from Sep 1, 1.25 from Oct 1.
@@ -26,12 +32,9 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
   beforeAll(async () => {
     t = await createTestApp(kind);
     account = await t.newAccount();
-    await t.services.fx.load(new TextEncoder().encode(RATES));
+    await t.loadRates(RATES);
     const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
-    await post('/data/plans', [
-      { id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' },
-      { id: 'euro', name: 'Euro', billing_freq: 'month', currency: 'eur' },
-    ]);
+    await post('/data/plans', BASIC_AND_EURO_PLANS);
     await post('/data/customers', [
       { id: 'c_us', name: 'US', country: 'US', currency: 'usd', created_date: '2026-07-20' },
       { id: 'c_de', name: 'DE', country: 'DE', currency: 'eur', created_date: '2026-09-01' },

@@ -46,7 +46,7 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
   beforeAll(async () => {
     t = await createTestApp(kind);
     account = await t.newAccount();
-    await t.services.fx.load(new TextEncoder().encode(RATES));
+    await t.loadRates(RATES);
     const key = account.adminKey;
     await post(key, '/data/plans', [
       { id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' },

@@ -8,6 +8,12 @@ import { openTestStore } from './stores.js';
 
 export const TEST_NOW = '2026-11-23T12:00:00.000Z';
 
+/** A monthly USD plan and a monthly EUR plan, the pair most report fixtures bill on. */
+export const BASIC_AND_EURO_PLANS = [
+  { id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' },
+  { id: 'euro', name: 'Euro', billing_freq: 'month', currency: 'eur' },
+];
+
 export interface TestAccount {
   id: string;
   adminKey: string;
@@ -26,6 +32,8 @@ export interface TestApp {
   read(key: string, url: string): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests assert on the parsed body
   /** Writes fixture data through the public API, failing the test if the service refuses it. */
   seed(key: string, url: string, payload: unknown): Promise<LightMyRequestResponse>;
+  /** Loads exchange rates from ECB-style CSV text (`Date,USD\n2026-11-20,1.25\n`). */
+  loadRates(csv: string): Promise<void>;
   /** GETs as the key and asserts a 400 with exactly this error. */
   expectBadRequest(key: string, url: string, error: string): Promise<void>;
   /** The names of the query parameters /openapi.json documents for a GET route. */
@@ -61,6 +69,9 @@ export async function createTestApp(kind: StoreKind, options: AppOptions = {}): 
       const response = await call(key, { method: 'POST', url, payload: payload as object });
       expect(response.statusCode, response.body).toBeLessThan(300);
       return response;
+    },
+    async loadRates(csv) {
+      await services.fx.load(new TextEncoder().encode(csv));
     },
     async expectBadRequest(key, url, error) {
       const response = await call(key, { method: 'GET', url });
