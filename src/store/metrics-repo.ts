@@ -1,5 +1,6 @@
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
+import { jsonRows } from './json-rows.js';
 import { keysJson, type RecordKey } from './records-repo.js';
 
 const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
@@ -134,45 +135,51 @@ export function metricsRepo(db: Queryable) {
 
     /** Every invoice of the customers with its lines, one row per line (or one for an invoice without lines). */
     async lines(accountId: string, keys: readonly RecordKey[]): Promise<HistoryLineRow[]> {
-      return db.query<HistoryLineRow>(
+      return jsonRows<HistoryLineRow>(
+        db,
         `select i.data_source_id, i.customer_id, i.invoice_id, i.status, i.currency, i.date,
-                l.type, l.subscription_id, l.plan_id, l.amount, l.quantity, l.discount, l.period_start, l.period_end, l.prorated
+                l.type, l.subscription_id, l.plan_id, l.amount, l.quantity, l.discount, l.period_start, l.period_end,
+                l.prorated, l.position
          from ${KEYS}
          join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
          left join invoice_lines l on l.account_id = $1 and l.data_source_id = i.data_source_id
-           and l.invoice_id = i.invoice_id
-         order by i.date, i.invoice_id, l.position`,
+           and l.invoice_id = i.invoice_id`,
         [accountId, keysJson(keys)],
+        { orderBy: 'q.date, q.invoice_id, q.position' },
       );
     },
 
     /** The distinct payment methods the customers paid, or tried to pay, counted invoices with; lower case. */
     async paymentMethods(accountId: string, keys: readonly RecordKey[]): Promise<PaymentMethodRow[]> {
-      return db.query<PaymentMethodRow>(
+      return jsonRows<PaymentMethodRow>(
+        db,
         `select distinct i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method
          from ${KEYS}
          join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
          join invoice_transactions t on t.account_id = $1 and t.data_source_id = i.data_source_id
            and t.invoice_id = i.invoice_id
-         where t.payment_method is not null and t.type = 'payment' and i.status not in ('draft', 'void')
-         order by 1, 2, 3`,
+         where t.payment_method is not null and t.type = 'payment' and i.status not in ('draft', 'void')`,
         [accountId, keysJson(keys)],
+        { orderBy: 'q.data_source_id, q.customer_id, q.payment_method' },
       );
     },
 
     async subscriptions(accountId: string, keys: readonly RecordKey[]): Promise<HistorySubscriptionRow[]> {
-      return db.query<HistorySubscriptionRow>(
+      return jsonRows<HistorySubscriptionRow>(
+        db,
         `select s.data_source_id, s.customer_id, s.subscription_id, s.plan_id, s.quantity, s.status, s.started_at,
                 s.cancel_requested_at, s.cancel_at, s.ended_at, s.mrr, s.currency, s.scheduled_changes
          from ${KEYS}
          join subscriptions s on s.account_id = $1 and s.data_source_id = k.s and s.customer_id = k.i`,
         [accountId, keysJson(keys)],
+        { instants: ['started_at', 'cancel_requested_at', 'cancel_at', 'ended_at'] },
       );
     },
 
     /** Every customer of the account with what was derived for it, in key order. */
     async snapshotCustomers(accountId: string): Promise<SnapshotCustomerRow[]> {
-      return db.query<SnapshotCustomerRow>(
+      return jsonRows<SnapshotCustomerRow>(
+        db,
         `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.state, c.status,
                 c.cancel_reason,
                 c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
@@ -182,17 +189,22 @@ export function metricsRepo(db: Queryable) {
          from customers c
          left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
            and m.customer_id = c.customer_id
-         where c.account_id = $1
-         order by c.data_source_id, c.customer_id`,
+         where c.account_id = $1`,
         [accountId],
+        {
+          orderBy: 'q.data_source_id, q.customer_id',
+          instants: ['created_date', 'trial_started', 'paid_started', 'cancel_date'],
+        },
       );
     },
 
     async snapshotMovements(accountId: string): Promise<SnapshotMovementRow[]> {
-      return db.query<SnapshotMovementRow>(
+      return jsonRows<SnapshotMovementRow>(
+        db,
         `select data_source_id, customer_id, day, kind, amount, scheduled, known_day
-         from mrr_movements where account_id = $1 order by day, data_source_id, customer_id`,
+         from mrr_movements where account_id = $1`,
         [accountId],
+        { orderBy: 'q.day, q.data_source_id, q.customer_id' },
       );
     },
 
