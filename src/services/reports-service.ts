@@ -1,7 +1,7 @@
 import { breakdownMasks } from '../engine/breakdown.js';
 import { dayNumber, dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
-import { listMovements } from '../engine/reports/movement-list.js';
+import { listMovements, movementPage } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
 import { MOVEMENT_KINDS } from '../engine/snapshot.js';
 import type { MovementKind } from '../engine/types.js';
@@ -10,7 +10,7 @@ import { knownSince } from '../engine/reports/scheduled.js';
 import { type ConcentrationReport, concentrationReport } from '../engine/reports/concentration.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
-import { movementItem, type MovementItem, sortMovements } from './movement-items.js';
+import { movementItem, type MovementItem } from './movement-items.js';
 import type { ReportInputs } from './report-inputs.js';
 import { parseBreakdown, type RawReportParams, type ReportQuery } from './report-query.js';
 
@@ -84,7 +84,7 @@ export function createReportsService(prepare: ReportInputs) {
     ): Promise<{ currency: string; result: { count: number; list: MovementItem[] } }> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const kinds = parseKinds('type', raw.type);
-      const listed = listMovements(
+      const list = movementPage(
         snapshot,
         {
           ...query,
@@ -94,11 +94,8 @@ export function createReportsService(prepare: ReportInputs) {
           committed: parseCommitted(raw.committed),
         },
         table,
-      );
-      sortMovements(listed, page);
-      const list = listed
-        .slice(page.offset, page.offset + page.limit)
-        .map((movement) => movementItem(snapshot, movement));
+        page,
+      ).map((movement) => movementItem(snapshot, movement));
       return { currency: query.baseCurrency, result: { count: list.length, list } };
     },
 
