@@ -1,6 +1,6 @@
 import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
-import { matchesSearch } from './customer-item.js';
+import { searchMatcher } from './customer-item.js';
 import { baseMrrsOn, customerOrder } from './customer-order.js';
 
 export interface ConcentrationQuery {
@@ -57,15 +57,14 @@ export function concentrationReport(
 ): ConcentrationReport {
   const mrrs = baseMrrsOn(snapshot, query.today, query.baseCurrency, fx);
   const order = customerOrder(snapshot, { ...query, sort: 'mrr', order: 'desc' }, fx);
+  const matches = searchMatcher(snapshot, query.search);
   const rows: ConcentrationRow[] = [];
   for (const index of order) {
     const mrr = mrrs[index]!;
     // The rest of the order pays nothing.
     if (mrr <= 0) break;
-    if (query.customers !== null && query.customers[index] !== 1) continue;
-    const customer = snapshot.customers[index]!;
-    if (query.search !== null && !matchesSearch(customer, query.search)) continue;
-    const { id, name, email, country, currency } = customer;
+    if ((query.customers !== null && query.customers[index] !== 1) || !matches(index)) continue;
+    const { id, name, email, country, currency } = snapshot.customers[index]!;
     rows.push({ id, name, email, country, currency, mrr, share_pct: null });
   }
   const total = rows.reduce((sum, row) => sum + row.mrr, 0);

@@ -8,13 +8,7 @@ import { dayNumber, dayString } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import { concentrationReport } from './concentration.js';
-import {
-  CUSTOMER_SORTS,
-  type CustomerListItem,
-  customerItem,
-  customerState,
-  matchesSearch,
-} from './customer-item.js';
+import { CUSTOMER_SORTS, type CustomerListItem, customerItem, customerState } from './customer-item.js';
 import { type CustomersQuery, customersReport } from './customers.js';
 
 // The plain way, as the reports were first written: an item for every customer the filters
@@ -24,6 +18,8 @@ const START = dayNumber('2026-01-01');
 const TODAY = START + 60;
 const fx = FxTable.build([{ day: '2026-01-01', currency: 'usd', perEur: 1.25 }]);
 const instant = (offset: number) => `${dayString(START + offset)}T09:30:00.000Z`;
+const matchesSearch = (customer: CustomerView, search: string) =>
+  [customer.name, customer.email, customer.id].some((field) => field?.toLowerCase().includes(search));
 
 function plainList(customers: readonly CustomerView[], query: CustomersQuery): CustomerListItem[] {
   const items = customers.flatMap((customer, index) => {
@@ -69,7 +65,7 @@ const offsetArb = fc.option(fc.integer({ min: 0, max: 70 }));
 const customerArb = fc
   .record({
     id: fc.constantFrom('a', 'b', 'B', 'c', 'ab'),
-    name: fc.option(fc.constantFrom('Acme', 'acme two', 'Zed')),
+    name: fc.option(fc.constantFrom('Acme', 'acme two', 'Zed', 'ΟΔΟΣ', 'a\u0000b')),
     country: fc.option(fc.constantFrom('US', 'DE')),
     currency: fc.constantFrom('usd', 'eur'),
     created: fc.integer({ min: 0, max: 70 }),
@@ -102,7 +98,8 @@ const queryArb = (count: number) =>
     baseCurrency: fc.constantFrom('usd', 'eur'),
     customers: fc.option(fc.uint8Array({ min: 0, max: 1, minLength: count, maxLength: count })),
     status: fc.constantFrom('active' as const, 'cancelled' as const, 'all' as const),
-    search: fc.option(fc.constantFrom('acme', 'b', 'zed')),
+    // A final sigma, and the NUL the matcher joins fields with.
+    search: fc.option(fc.constantFrom('acme', 'b', 'zed', 'ς', 'σ', 'a\u0000b', '\u0000', 'bc')),
     selected: fc.option(
       fc.record({
         type: fc.constantFrom('lead' as const, 'trials' as const, 'converted' as const),

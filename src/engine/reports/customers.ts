@@ -5,7 +5,7 @@ import {
   type CustomerSort,
   customerItem,
   customerState,
-  matchesSearch,
+  searchMatcher,
 } from './customer-item.js';
 import { baseMrrsOn, customerOrder } from './customer-order.js';
 
@@ -44,19 +44,20 @@ export function customersReport(
 ): CustomerListItem[] {
   const mrrs = mrrsOn(snapshot, query.today);
   const baseMrrs = baseMrrsOn(snapshot, query.today, query.baseCurrency, fx);
-  const selected = query.selected;
+  const { customers: mask, status, selected } = query;
   const days = selected === null ? null : selectedDays(snapshot, selected.type);
-  const keeps = (index: number) => {
-    if (query.customers !== null && query.customers[index] !== 1) return false;
-    if (query.search !== null && !matchesSearch(snapshot.customers[index]!, query.search)) return false;
-    if (query.status !== 'all' && statusOfMrr(mrrs[index]!) !== query.status) return false;
+  const matches = searchMatcher(snapshot, query.search);
+  const keeps = (index: number) =>
+    (mask === null || mask[index] === 1) &&
+    matches(index) &&
+    (status === 'all' || statusOfMrr(mrrs[index]!) === status) &&
     // NEVER, the day of a stage not reached, lies after any range.
-    return days === null || (days[index]! >= selected!.from && days[index]! <= selected!.to);
-  };
+    (days === null || (days[index]! >= selected!.from && days[index]! <= selected!.to));
+  const order = customerOrder(snapshot, query, fx);
   const page: CustomerListItem[] = [];
   let skip = query.offset;
-  for (const index of customerOrder(snapshot, query, fx)) {
-    if (page.length >= query.limit) break;
+  for (let n = 0; n < order.length && page.length < query.limit; n++) {
+    const index = order[n]!;
     if (!keeps(index)) continue;
     if (skip > 0) {
       skip -= 1;
