@@ -142,8 +142,10 @@ export function cohortFigures(
       const code = snapshot.currencies[currency]!;
       const onTarget = fx.factors(code, query.baseCurrency, query.fixedRateDay ?? window.target);
       const onBaseline = fx.factors(code, query.baseCurrency, query.fixedRateDay ?? window.baseline);
-      [targetDivisor[currency], targetMultiplier[currency]] = [onTarget.divisor, onTarget.multiplier];
-      [baselineDivisor[currency], baselineMultiplier[currency]] = [onBaseline.divisor, onBaseline.multiplier];
+      targetDivisor[currency] = onTarget.divisor;
+      targetMultiplier[currency] = onTarget.multiplier;
+      baselineDivisor[currency] = onBaseline.divisor;
+      baselineMultiplier[currency] = onBaseline.multiplier;
     }
     const atTarget = (currency: number, amount: number) =>
       (amount / targetDivisor[currency]!) * targetMultiplier[currency]!;
