@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CUSTOMER_SORTS } from '../engine/reports/customers.js';
+import { CUSTOMER_SORTS } from '../engine/reports/customer-item.js';
 import type { Services } from '../services/index.js';
 import { authOf, requireAdmin } from './auth.js';
 import { pageQuery } from './data-schemas.js';

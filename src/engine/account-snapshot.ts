@@ -1,5 +1,6 @@
 import { type CustomerAttributes, customerMask, type Filter } from './customer-filter.js';
 import { dayNumber } from './days.js';
+import { derivedCache } from './derived-cache.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
 import type { Movement, QuantityPoint } from './types.js';
 
@@ -119,13 +120,21 @@ export function statusOfMrr(mrr: number): 'active' | 'cancelled' {
   return mrr > 0 ? 'active' : 'cancelled';
 }
 
-export function statusOn(customer: CustomerView, day: number): 'active' | 'cancelled' {
-  return statusOfMrr(mrrOn(customer, day));
+const mrrsCache = derivedCache<AccountSnapshot, Float64Array>();
+
+/**
+ * Every customer's `mrrOn(day)` by snapshot index. Lists and status filters ask for today's on
+ * every call; walking every customer's movements once per snapshot and day is enough.
+ */
+export function mrrsOn(snapshot: AccountSnapshot, day: number): Float64Array {
+  return mrrsCache(snapshot, String(day), () =>
+    Float64Array.from(snapshot.customers, (customer) => mrrOn(customer, day)),
+  );
 }
 
 /** The filter attributes with each customer's status as of `day`, for the `status` filter of reports. */
 export function attributesOn(snapshot: AccountSnapshot, day: number): CustomerAttributes {
-  return { ...snapshot.attributes, status: snapshot.customers.map((customer) => statusOn(customer, day)) };
+  return { ...snapshot.attributes, status: Array.from(mrrsOn(snapshot, day), statusOfMrr) };
 }
 
 /**

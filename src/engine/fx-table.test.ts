@@ -134,6 +134,8 @@ describe('FxTable properties', () => {
           const through = fx.convert(fx.convert(cents, a, b, day), b, c, day);
           expect(Math.abs(through - direct)).toBeLessThanOrEqual(1e-9 * Math.abs(direct));
           expect(fx.converter(a, c)(cents, day)).toBe(direct);
+          const { divisor, multiplier } = fx.factors(a, c, day);
+          expect((cents / divisor) * multiplier).toBe(direct);
         },
       ),
     );

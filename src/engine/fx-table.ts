@@ -145,6 +145,16 @@ export class FxTable {
   }
 
   /**
+   * The two factors of converting from one currency to another on one day, for loops over many
+   * amounts of one pair and day: `convert(amount, from, to, day)` is exactly
+   * `(amount / divisor) * multiplier` (both 1 for the same currency, which keeps amounts exact).
+   */
+  factors(from: string, to: string, day: number): { divisor: number; multiplier: number } {
+    if (from === to) return { divisor: 1, multiplier: 1 };
+    return { divisor: perEurOn(this.lookup(from), day), multiplier: perEurOn(this.lookup(to), day) };
+  }
+
+  /**
    * `convert` with the currencies looked up once, for loops over many amounts of one pair:
    * the returned function only indexes two arrays.
    */

@@ -1,13 +1,8 @@
 import { type CustomerView, filteredCustomers } from '../engine/account-snapshot.js';
 import { dayNumber } from '../engine/days.js';
 import { nextPeriodStart, periodStart } from '../engine/periods.js';
-import {
-  type CustomerListItem,
-  type CustomerSort,
-  customerState,
-  customersReport,
-  type SelectedType,
-} from '../engine/reports/customers.js';
+import { type CustomerListItem, type CustomerSort, customerState } from '../engine/reports/customer-item.js';
+import { customersReport, type SelectedType } from '../engine/reports/customers.js';
 import { roundCents } from '../engine/rounding.js';
 import type { Store } from '../store/open-store.js';
 import { planKey } from './customer-history.js';

@@ -1,6 +1,10 @@
 import type { AccountSnapshot } from '../engine/account-snapshot.js';
 import { dayString } from '../engine/days.js';
-import type { ListedMovement } from '../engine/reports/movement-list.js';
+import {
+  byKeyThenCustomer,
+  type ListedMovement,
+  type MovementOrder,
+} from '../engine/reports/movement-list.js';
 import type { MovementKind } from '../engine/types.js';
 
 /** A movement as the movement lists of SPEC 4.6 show it. */
@@ -43,11 +47,6 @@ export function movementItem(snapshot: AccountSnapshot, movement: ListedMovement
   };
 }
 
-export interface ListOrder {
-  sort: 'date' | 'mrr_change';
-  order: 'asc' | 'desc';
-}
-
 /** Groups in text order, the group of no value (null) last. */
 function compareGroups(a: string | null, b: string | null): number {
   if (a === b) return 0;
@@ -55,21 +54,16 @@ function compareGroups(a: string | null, b: string | null): number {
   return b === null ? -1 : a.localeCompare(b);
 }
 
-/**
- * Sorts movements in place by day or by base-currency amount, after `groupOf` when given;
- * ties go by customer, so pages of one list never overlap.
- */
+/** Sorts movements in place by day or by base-currency amount, after `groupOf` when given. */
 export function sortMovements(
   listed: ListedMovement[],
-  { sort, order }: ListOrder,
+  { sort, order }: MovementOrder,
   groupOf: (movement: ListedMovement) => string | null = () => null,
 ): void {
-  const direction = order === 'asc' ? 1 : -1;
-  const key = (movement: ListedMovement) => (sort === 'date' ? movement.day : movement.amountBase);
-  listed.sort(
-    (a, b) =>
-      compareGroups(groupOf(a), groupOf(b)) ||
-      (key(a) - key(b)) * direction ||
-      a.customerIndex - b.customerIndex,
+  const compare = byKeyThenCustomer(
+    (movement: ListedMovement) => (sort === 'date' ? movement.day : movement.amountBase),
+    (movement) => movement.customerIndex,
+    order,
   );
+  listed.sort((a, b) => compareGroups(groupOf(a), groupOf(b)) || compare(a, b));
 }

@@ -1,16 +1,17 @@
 import { breakdownMasks } from '../engine/breakdown.js';
 import { dayNumber, dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
-import { listMovements } from '../engine/reports/movement-list.js';
+import { listMovements, movementPage } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
 import { MOVEMENT_KINDS } from '../engine/snapshot.js';
+import { firstInOrder } from '../engine/select.js';
 import type { MovementKind } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';
 import { knownSince } from '../engine/reports/scheduled.js';
 import { type ConcentrationReport, concentrationReport } from '../engine/reports/concentration.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
-import { movementItem, type MovementItem, sortMovements } from './movement-items.js';
+import { movementItem, type MovementItem } from './movement-items.js';
 import type { ReportInputs } from './report-inputs.js';
 import { parseBreakdown, type RawReportParams, type ReportQuery } from './report-query.js';
 
@@ -84,7 +85,7 @@ export function createReportsService(prepare: ReportInputs) {
     ): Promise<{ currency: string; result: { count: number; list: MovementItem[] } }> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const kinds = parseKinds('type', raw.type);
-      const listed = listMovements(
+      const list = movementPage(
         snapshot,
         {
           ...query,
@@ -94,11 +95,8 @@ export function createReportsService(prepare: ReportInputs) {
           committed: parseCommitted(raw.committed),
         },
         table,
-      );
-      sortMovements(listed, page);
-      const list = listed
-        .slice(page.offset, page.offset + page.limit)
-        .map((movement) => movementItem(snapshot, movement));
+        page,
+      ).map((movement) => movementItem(snapshot, movement));
       return { currency: query.baseCurrency, result: { count: list.length, list } };
     },
 
@@ -122,29 +120,30 @@ export function createReportsService(prepare: ReportInputs) {
         },
         table,
       );
-      const result = listed
-        .map((movement): ActivityItem & { order: number } => {
-          const customer = snapshot.customers[movement.customerIndex]!;
-          const future = movement.day > query.today;
-          const known = future ? knownSince(movement.knownDay, query.today) : movement.day;
-          return {
-            order: known,
-            source: future ? 'scheduled' : 'mrr',
-            type: movement.kind,
-            subtype: null,
-            date: dayString(known),
-            effective_date: dayString(movement.day),
-            overdue_date: null,
-            customer_id: customer.id,
-            customer_name: customer.name,
-            customer_email: customer.email,
-            amount: movement.amountBase,
-            currency: query.baseCurrency,
-          };
-        })
-        .sort((a, b) => b.order - a.order || b.effective_date.localeCompare(a.effective_date))
-        .slice(0, options.limit)
-        .map(({ order: _order, ...item }) => item);
+      // A scheduled movement shows on the day it became known; newest first, then by effective
+      // day. The list comes in day order, so reading it from the end keeps the heap still.
+      const known = listed.map((movement) =>
+        movement.day > query.today ? knownSince(movement.knownDay, query.today) : movement.day,
+      );
+      const newest = (a: number, b: number) =>
+        known[b]! - known[a]! || listed[b]!.day - listed[a]!.day || a - b;
+      const result = firstInOrder(listed.length, options.limit, newest, true).map((n): ActivityItem => {
+        const movement = listed[n]!;
+        const customer = snapshot.customers[movement.customerIndex]!;
+        return {
+          source: movement.day > query.today ? 'scheduled' : 'mrr',
+          type: movement.kind,
+          subtype: null,
+          date: dayString(known[n]!),
+          effective_date: dayString(movement.day),
+          overdue_date: null,
+          customer_id: customer.id,
+          customer_name: customer.name,
+          customer_email: customer.email,
+          amount: movement.amountBase,
+          currency: query.baseCurrency,
+        };
+      });
       return { currency: query.baseCurrency, result };
     },
 

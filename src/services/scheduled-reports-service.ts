@@ -2,11 +2,12 @@ import { breakdownMasks, breakdownValue } from '../engine/breakdown.js';
 import type { Interval } from '../engine/periods.js';
 import { cmrrSummary } from '../engine/reports/cmrr-summary.js';
 import { scheduledChurnMovements } from '../engine/reports/scheduled-churn-movements.js';
+import type { MovementOrder } from '../engine/reports/movement-list.js';
 import { type ScheduledChurnRow, scheduledChurnSeries } from '../engine/reports/scheduled-churn-series.js';
 import { scheduledChurnSummary } from '../engine/reports/scheduled-churn-summary.js';
 import { OPEN_END } from '../engine/types.js';
 import { InvalidInputError } from './errors.js';
-import { type ListOrder, movementItem, type MovementItem, sortMovements } from './movement-items.js';
+import { movementItem, type MovementItem, sortMovements } from './movement-items.js';
 import type { ReportInputs } from './report-inputs.js';
 import { parseBreakdown, parseSelectedPeriod, type RawReportParams } from './report-query.js';
 
@@ -35,7 +36,7 @@ export function createScheduledReportsService(prepare: ReportInputs) {
     async churnScheduledMovements(
       accountId: string,
       raw: RawReportParams & ScheduledMovementsParams,
-      listOrder: ListOrder,
+      listOrder: MovementOrder,
     ): Promise<{ result: { list: MovementItem[] } }> {
       const breakdown = parseBreakdown(raw.breakdown);
       const wanted = raw['breakdown-value'];

@@ -85,6 +85,23 @@ export function cohortFigures(
   const seenIn = new Int32Array(customerCount).fill(-1);
   const seenKindIn = new Int32Array(customerCount * KINDS).fill(-1);
 
+  // A movement inside several windows converts the same way in each: once is enough. NaN marks
+  // the movements not converted yet.
+  const converted = new Float64Array(last).fill(Number.NaN);
+  const baseAmount = (i: number) => {
+    let amount = converted[i]!;
+    if (Number.isNaN(amount)) {
+      amount = toBase(customerCurrency[movementCustomer[i]!]!, movementAmount[i]!, movementDay[i]!);
+      converted[i] = amount;
+    }
+    return amount;
+  };
+
+  const targetDivisor = new Float64Array(currencyCount);
+  const targetMultiplier = new Float64Array(currencyCount);
+  const baselineDivisor = new Float64Array(currencyCount);
+  const baselineMultiplier = new Float64Array(currencyCount);
+
   let next = 0;
   return windows.map((window, index) => {
     for (; next < last && movementDay[next]! <= window.baseline; next++) {
@@ -108,7 +125,7 @@ export function cohortFigures(
       if (!counted(i) || mrr[customer]! <= 0) continue;
       const kind = movementKind[i]!;
       const slot = groupOf[customer]! * KINDS + kind;
-      amounts[slot]! += toBase(customerCurrency[customer]!, movementAmount[i]!, movementDay[i]!);
+      amounts[slot]! += baseAmount(i);
       if (seenKindIn[customer * KINDS + kind] !== index) {
         seenKindIn[customer * KINDS + kind] = index;
         movers[slot]! += 1;
@@ -120,11 +137,25 @@ export function cohortFigures(
       change[customer]! += movementAmount[i]!;
     }
 
+    // Every currency's rate on the window's two days, looked up once: many customers convert at them.
+    for (let currency = 0; currency < currencyCount; currency++) {
+      const code = snapshot.currencies[currency]!;
+      const onTarget = fx.factors(code, query.baseCurrency, query.fixedRateDay ?? window.target);
+      const onBaseline = fx.factors(code, query.baseCurrency, query.fixedRateDay ?? window.baseline);
+      targetDivisor[currency] = onTarget.divisor;
+      targetMultiplier[currency] = onTarget.multiplier;
+      baselineDivisor[currency] = onBaseline.divisor;
+      baselineMultiplier[currency] = onBaseline.multiplier;
+    }
+    const atTarget = (currency: number, amount: number) =>
+      (amount / targetDivisor[currency]!) * targetMultiplier[currency]!;
+    const atBaseline = (currency: number, amount: number) =>
+      (amount / baselineDivisor[currency]!) * baselineMultiplier[currency]!;
     // A customer's capped target is min(target, baseline), each at its own day's rate. For the
     // customers without movements that is their baseline MRR times the lower of the two rates,
     // which adds up per currency; the customers who moved correct it one by one.
     const capped = (currency: number, target: number, baseline: number) =>
-      Math.min(toBase(currency, target, window.target), toBase(currency, baseline, window.baseline));
+      Math.min(atTarget(currency, target), atBaseline(currency, baseline));
     const changed = new Float64Array(groupCount * currencyCount);
     const cappedCorrection = new Float64Array(groupCount);
     const lost = new Int32Array(groupCount);
@@ -134,7 +165,11 @@ export function cohortFigures(
       const before = mrr[customer]!;
       const after = before + change[customer]!;
       changed[group * currencyCount + currency]! += change[customer]!;
-      cappedCorrection[group]! += capped(currency, after, before) - capped(currency, before, before);
+      // capped(after, before) - capped(before, before), converting the baseline once.
+      const beforeAtBaseline = atBaseline(currency, before);
+      cappedCorrection[group]! +=
+        Math.min(atTarget(currency, after), beforeAtBaseline) -
+        Math.min(atTarget(currency, before), beforeAtBaseline);
       if (after <= 0) lost[group]! += 1;
       change[customer] = 0;
     }
@@ -146,8 +181,8 @@ export function cohortFigures(
       for (let currency = 0; currency < currencyCount; currency++) {
         const held = cohortMrr[group * currencyCount + currency]!;
         if (held === 0) continue;
-        baseline += toBase(currency, held, window.baseline);
-        target += toBase(currency, held + changed[group * currencyCount + currency]!, window.target);
+        baseline += atBaseline(currency, held);
+        target += atTarget(currency, held + changed[group * currencyCount + currency]!);
         grr += capped(currency, held, held);
       }
       const baselineMrr = roundCents(baseline);

@@ -1,7 +1,7 @@
-import { type AccountSnapshot, mrrOn } from '../account-snapshot.js';
-import { compareText } from '../compare-text.js';
+import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
-import { roundCents } from '../rounding.js';
+import { searchMatcher } from './customer-item.js';
+import { baseMrrsOn, customerOrder } from './customer-order.js';
 
 export interface ConcentrationQuery {
   today: number;
@@ -55,20 +55,18 @@ export function concentrationReport(
   query: ConcentrationQuery,
   fx: FxTable,
 ): ConcentrationReport {
+  const mrrs = baseMrrsOn(snapshot, query.today, query.baseCurrency, fx);
+  const order = customerOrder(snapshot, { ...query, sort: 'mrr', order: 'desc' }, fx);
+  const matches = searchMatcher(snapshot, query.search);
   const rows: ConcentrationRow[] = [];
-  snapshot.customers.forEach((customer, index) => {
-    if (query.customers !== null && query.customers[index] !== 1) return;
-    const fields = [customer.name, customer.email, customer.id];
-    if (query.search !== null && !fields.some((field) => field?.toLowerCase().includes(query.search!)))
-      return;
-    const mrr = roundCents(
-      fx.convert(mrrOn(customer, query.today), customer.currency, query.baseCurrency, query.today),
-    );
-    if (mrr <= 0) return;
-    const { id, name, email, country, currency } = customer;
+  for (const index of order) {
+    const mrr = mrrs[index]!;
+    // The rest of the order pays nothing.
+    if (mrr <= 0) break;
+    if ((query.customers !== null && query.customers[index] !== 1) || !matches(index)) continue;
+    const { id, name, email, country, currency } = snapshot.customers[index]!;
     rows.push({ id, name, email, country, currency, mrr, share_pct: null });
-  });
-  rows.sort((a, b) => b.mrr - a.mrr || compareText(a.id, b.id));
+  }
   const total = rows.reduce((sum, row) => sum + row.mrr, 0);
   let cumulative = 0;
   const pareto = rows.map((row, index) => {

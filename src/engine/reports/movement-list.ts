@@ -1,6 +1,7 @@
 import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
+import { firstInOrder } from '../select.js';
 import { MOVEMENT_KINDS, NO_DAY } from '../snapshot.js';
 import type { MovementKind } from '../types.js';
 
@@ -33,39 +34,134 @@ export interface MovementListQuery {
   committed: boolean;
 }
 
+/**
+ * Calls `visit` with the snapshot position of each movement of `[from, to]` the query keeps, in
+ * day order, and the customer's MRR just before it.
+ */
+function eachListed(
+  snapshot: AccountSnapshot,
+  query: MovementListQuery,
+  visit: (position: number, before: number) => void,
+): void {
+  const { movements } = snapshot;
+  const mrr = new Float64Array(snapshot.customers.length);
+  for (let i = 0; i < movements.movementCount; i++) {
+    const day = movements.movementDay[i]!;
+    if (day > query.to) break;
+    const customerIndex = movements.movementCustomer[i]!;
+    const before = mrr[customerIndex]!;
+    mrr[customerIndex] = before + movements.movementAmount[i]!;
+    const scheduled = movements.movementScheduled[i] === 1;
+    if (day < query.from || (day > query.today && !(query.committed && scheduled))) continue;
+    if (query.customers !== null && query.customers[customerIndex] !== 1) continue;
+    if (query.kinds !== null && !query.kinds.has(MOVEMENT_KINDS[movements.movementKind[i]!]!)) continue;
+    visit(i, before);
+  }
+}
+
+/**
+ * The movement at a snapshot position in signed cents of the base currency. Built per query:
+ * each currency's converter is looked up once, on its first movement.
+ */
+function baseAmounts(
+  snapshot: AccountSnapshot,
+  query: MovementListQuery,
+  fx: FxTable,
+): (position: number) => number {
+  const { movements } = snapshot;
+  const converters: ((amount: number, day: number) => number)[] = [];
+  return (position) => {
+    const currency = movements.customerCurrency[movements.movementCustomer[position]!]!;
+    converters[currency] ??= fx.converter(movements.currencies[currency]!, query.baseCurrency);
+    const day = query.fixedRateDay ?? movements.movementDay[position]!;
+    return roundCents(converters[currency](movements.movementAmount[position]!, day));
+  };
+}
+
+function listedAt(
+  snapshot: AccountSnapshot,
+  amountBase: (position: number) => number,
+  position: number,
+  before: number,
+): ListedMovement {
+  const { movements } = snapshot;
+  const amount = movements.movementAmount[position]!;
+  const knownDay = movements.movementKnownDay[position]!;
+  return {
+    day: movements.movementDay[position]!,
+    customerIndex: movements.movementCustomer[position]!,
+    kind: MOVEMENT_KINDS[movements.movementKind[position]!]!,
+    amount,
+    amountBase: amountBase(position),
+    before,
+    after: before + amount,
+    scheduled: movements.movementScheduled[position] === 1,
+    knownDay: knownDay === NO_DAY ? null : knownDay,
+  };
+}
+
 /** The individual movements of `[from, to]` with their amounts in the base currency, in day order. */
 export function listMovements(
   snapshot: AccountSnapshot,
   query: MovementListQuery,
   fx: FxTable,
 ): ListedMovement[] {
-  const { movements } = snapshot;
-  const mrr = new Float64Array(snapshot.customers.length);
   const listed: ListedMovement[] = [];
-  for (let i = 0; i < movements.movementCount; i++) {
-    const day = movements.movementDay[i]!;
-    if (day > query.to) break;
-    const customerIndex = movements.movementCustomer[i]!;
-    const amount = movements.movementAmount[i]!;
-    const before = mrr[customerIndex]!;
-    mrr[customerIndex] = before + amount;
-    const kind = MOVEMENT_KINDS[movements.movementKind[i]!]!;
-    const scheduled = movements.movementScheduled[i] === 1;
-    if (day < query.from || (day > query.today && !(query.committed && scheduled))) continue;
-    if (query.customers !== null && query.customers[customerIndex] !== 1) continue;
-    if (query.kinds !== null && !query.kinds.has(kind)) continue;
-    const currency = snapshot.customers[customerIndex]!.currency;
-    listed.push({
-      day,
-      customerIndex,
-      kind,
-      amount,
-      amountBase: roundCents(fx.convert(amount, currency, query.baseCurrency, query.fixedRateDay ?? day)),
-      before,
-      after: before + amount,
-      scheduled,
-      knownDay: movements.movementKnownDay[i] === NO_DAY ? null : movements.movementKnownDay[i]!,
-    });
-  }
+  const amountBase = baseAmounts(snapshot, query, fx);
+  eachListed(snapshot, query, (position, before) =>
+    listed.push(listedAt(snapshot, amountBase, position, before)),
+  );
   return listed;
+}
+
+export interface MovementOrder {
+  sort: 'date' | 'mrr_change';
+  order: 'asc' | 'desc';
+}
+
+/**
+ * The order of the movement lists: by `key` (the day, or the amount in the base currency) in
+ * the order asked, ties by customer, so pages of one list never overlap.
+ */
+export function byKeyThenCustomer<T>(
+  key: (movement: T) => number,
+  customer: (movement: T) => number,
+  order: 'asc' | 'desc',
+): (a: T, b: T) => number {
+  const direction = order === 'asc' ? 1 : -1;
+  return (a, b) => (key(a) - key(b)) * direction || customer(a) - customer(b);
+}
+
+/**
+ * One page of `listMovements` sorted by `order` (ties as a stable sort leaves them): the
+ * movements are compared by position and key, and only the page is built.
+ */
+export function movementPage(
+  snapshot: AccountSnapshot,
+  query: MovementListQuery,
+  fx: FxTable,
+  page: MovementOrder & { limit: number; offset: number },
+): ListedMovement[] {
+  const { movements } = snapshot;
+  const positions: number[] = [];
+  const befores: number[] = [];
+  eachListed(snapshot, query, (position, before) => {
+    positions.push(position);
+    befores.push(before);
+  });
+  const amountBase = baseAmounts(snapshot, query, fx);
+  const keys =
+    page.sort === 'date'
+      ? positions.map((position) => movements.movementDay[position]!)
+      : positions.map(amountBase);
+  const compare = byKeyThenCustomer(
+    (n: number) => keys[n]!,
+    (n) => movements.movementCustomer[positions[n]!]!,
+    page.order,
+  );
+  // Listed in day order: newest first reads them from the end.
+  const fromEnd = page.sort === 'date' && page.order === 'desc';
+  return firstInOrder(positions.length, page.offset + page.limit, (a, b) => compare(a, b) || a - b, fromEnd)
+    .slice(page.offset)
+    .map((n) => listedAt(snapshot, amountBase, positions[n]!, befores[n]!));
 }

@@ -1,0 +1,100 @@
+import { type AccountSnapshot, mrrsOn } from '../account-snapshot.js';
+import { compareText } from '../compare-text.js';
+import { derivedCache, objectId } from '../derived-cache.js';
+import type { FxTable } from '../fx-table.js';
+import { roundCents } from '../rounding.js';
+import { type CustomerSort, customerItem, customerState } from './customer-item.js';
+
+export interface CustomerOrderQuery {
+  today: number;
+  baseCurrency: string;
+  sort: CustomerSort;
+  order: 'asc' | 'desc';
+}
+
+const baseMrrsCache = derivedCache<AccountSnapshot, Float64Array>();
+
+/** Every customer's MRR on `today` in whole cents of the base currency, at today's rate. */
+export function baseMrrsOn(
+  snapshot: AccountSnapshot,
+  today: number,
+  baseCurrency: string,
+  fx: FxTable,
+): Float64Array {
+  return baseMrrsCache(snapshot, `${today}|${baseCurrency}|${objectId(fx)}`, () => {
+    const mrrs = mrrsOn(snapshot, today);
+    return Float64Array.from(snapshot.customers, (customer, index) =>
+      roundCents(fx.convert(mrrs[index]!, customer.currency, baseCurrency, today)),
+    );
+  });
+}
+
+/** Each customer's value of the sort key, as its list item shows it. */
+function sortValues(
+  snapshot: AccountSnapshot,
+  query: CustomerOrderQuery,
+  fx: FxTable,
+): readonly (string | number | null)[] | Float64Array {
+  const baseMrrs = baseMrrsOn(snapshot, query.today, query.baseCurrency, fx);
+  if (query.sort === 'mrr') return baseMrrs;
+  const mrrs = mrrsOn(snapshot, query.today);
+  return snapshot.customers.map((customer, index) => {
+    const state = customerState(customer, query.today, mrrs[index]);
+    return customerItem(customer, state, baseMrrs[index]!)[query.sort];
+  });
+}
+
+const idRanksCache = derivedCache<AccountSnapshot, Int32Array>(1);
+
+/** Each customer's place in the order of ids (code units), equal ids by index: every list's tie-break. */
+function idRanks(snapshot: AccountSnapshot): Int32Array {
+  return idRanksCache(snapshot, 'ids', () => {
+    const ids = snapshot.attributes.id;
+    const indices = Array.from(ids, (_, index) => index);
+    indices.sort((a, b) => compareText(ids[a]!, ids[b]!) || a - b);
+    const ranks = new Int32Array(indices.length);
+    indices.forEach((index, rank) => {
+      ranks[index] = rank;
+    });
+    return ranks;
+  });
+}
+
+/**
+ * The sort values as numbers that order the same way in `direction`: numbers as they are (times
+ * the direction), texts by their place among the distinct texts in code-unit order, and a missing
+ * value as +Infinity, last whichever the direction.
+ */
+function numericKeys(values: ArrayLike<string | number | null>, direction: 1 | -1): Float64Array {
+  const texts = new Set<string>();
+  for (let index = 0; index < values.length; index++) {
+    const value = values[index];
+    if (typeof value === 'string') texts.add(value);
+  }
+  const textRank = new Map([...texts].sort(compareText).map((text, rank) => [text, rank]));
+  return Float64Array.from({ length: values.length }, (_, index) => {
+    const value = values[index] ?? null;
+    if (value === null) return Number.POSITIVE_INFINITY;
+    return direction * (typeof value === 'string' ? textRank.get(value)! : value);
+  });
+}
+
+const orderCache = derivedCache<AccountSnapshot, Int32Array>(32);
+
+/**
+ * Every customer's snapshot index in the order of a sort key and direction: by value, missing
+ * values last whichever the direction, ties by id in code units, then by index (the order
+ * customers were listed in). Sorted once per snapshot, day, base currency and rate table, so a
+ * page of the list is a walk from the start; the comparison reads numbers only.
+ */
+export function customerOrder(snapshot: AccountSnapshot, query: CustomerOrderQuery, fx: FxTable): Int32Array {
+  const key = `${query.today}|${query.baseCurrency}|${objectId(fx)}|${query.sort}|${query.order}`;
+  return orderCache(snapshot, key, () => {
+    const keys = numericKeys(sortValues(snapshot, query, fx), query.order === 'asc' ? 1 : -1);
+    const ranks = idRanks(snapshot);
+    const indices = Array.from(snapshot.customers, (_, index) => index);
+    // Two missing values subtract to NaN, which falls through to the ids like a tie.
+    indices.sort((a, b) => keys[a]! - keys[b]! || ranks[a]! - ranks[b]!);
+    return Int32Array.from(indices);
+  });
+}
