@@ -2,12 +2,12 @@ import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import {
-  type CashflowInvoice,
   type CashflowQuery,
-  type CashflowTransaction,
+  forEachTransaction,
   seriesPeriods,
-  toBase,
+  transactionAmounts,
 } from './cashflow-data.js';
+import type { CashflowTable } from './cashflow-table.js';
 
 export interface RefundsRow {
   date: string;
@@ -18,28 +18,27 @@ export interface RefundsRow {
 }
 
 /** Money given back: successful refund transactions. */
-export const isRefund = (transaction: CashflowTransaction): boolean =>
-  transaction.type === 'refund' && transaction.successful;
+export const isRefund = (table: CashflowTable, transaction: number): boolean =>
+  !table.isPayment(transaction) && table.isSuccessful(transaction);
 
 /** Refunds per period, dated by the refund transaction, with the distinct customers refunded. */
 export function refundsReport(
-  invoices: readonly CashflowInvoice[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
   query: CashflowQuery,
   fx: FxTable,
 ): RefundsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
-  const convert = toBase(fx, query);
+  const amountOf = transactionAmounts(table, fx, query);
   const totals = periods.map(() => ({ amount: 0, count: 0, customers: new Set<number>() }));
-  for (const invoice of invoices) {
-    for (const transaction of invoice.transactions) {
-      const index = isRefund(transaction) ? indexOf(transaction.day) : -1;
-      if (index < 0) continue;
-      const total = totals[index]!;
-      total.amount += convert(transaction.amount, invoice.currency, transaction.day);
-      total.count += 1;
-      total.customers.add(invoice.customer);
-    }
-  }
+  forEachTransaction(table, customers, (transaction, invoice) => {
+    const index = isRefund(table, transaction) ? indexOf(table.transactionDay[transaction]!) : -1;
+    if (index < 0) return;
+    const total = totals[index]!;
+    total.amount += amountOf(transaction);
+    total.count += 1;
+    total.customers.add(table.invoiceCustomer[invoice]!);
+  });
   return periods.map((period, index) => ({
     date: dayString(period.start),
     end_date: dayString(period.end),

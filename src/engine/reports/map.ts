@@ -1,7 +1,7 @@
 import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownGroups } from '../breakdown.js';
-import type { CashflowInvoice } from '../cashflow/cashflow-data.js';
-import { failureCounts } from '../cashflow/failure-rate.js';
+import type { CashflowTable } from '../cashflow/cashflow-table.js';
+import { failureCountsByGroup } from '../cashflow/failure-rate.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { twoDecimals } from '../rounding.js';
 import type { FxTable } from '../fx-table.js';
@@ -108,21 +108,6 @@ function newBusiness(
   return { amount, customers };
 }
 
-/** Per group: invoices with a payment attempt in the range, and those whose first failure is in it. */
-function paymentFailures(
-  invoices: readonly CashflowInvoice[],
-  groupOf: Int32Array,
-  groupCount: number,
-  query: MapQuery,
-) {
-  const byGroup = Array.from({ length: groupCount }, (): CashflowInvoice[] => []);
-  for (const invoice of invoices) {
-    const group = groupOf[invoice.customer]!;
-    if (group >= 0) byGroup[group]!.push(invoice);
-  }
-  return byGroup.map((group) => failureCounts(group, { start: query.from, end: query.to }));
-}
-
 /**
  * Per country (lower-case code), as of the range's last day: MRR and subscribers, ARPA, and
  * over the range: ASP, the mean monthly customer and net MRR churn rates (the month-over-month
@@ -133,7 +118,7 @@ function paymentFailures(
  */
 export function mapReport(
   snapshot: AccountSnapshot,
-  invoices: readonly CashflowInvoice[],
+  cashflow: CashflowTable,
   query: MapQuery,
   fx: FxTable,
 ): MapReport {
@@ -159,7 +144,8 @@ export function mapReport(
   const atEnd = figures.pop()!;
   const funnel = funnelCounts(snapshot, groupOf, groupCount, query);
   const fresh = newBusiness(snapshot, groupOf, groupCount, query, fx);
-  const failures = paymentFailures(invoices, groupOf, groupCount, query);
+  // Per group: invoices with a payment attempt in the range, and those whose first failure is in it.
+  const failures = failureCountsByGroup(cashflow, groupOf, groupCount, { start: query.from, end: query.to });
   // Shares are of the sums of the groups, so that they add up to 100 %.
   const totalOf = (figure: (group: number) => number) =>
     values.reduce((sum, _, group) => sum + figure(group), 0);

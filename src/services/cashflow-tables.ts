@@ -1,13 +1,14 @@
 import type { AccountSnapshot } from '../engine/account-snapshot.js';
 import type { CashflowInvoice } from '../engine/cashflow/cashflow-data.js';
+import { buildCashflowTable, type CashflowTable } from '../engine/cashflow/cashflow-table.js';
 import { dayNumber } from '../engine/days.js';
-import type { InvoiceRow } from '../store/invoices-repo.js';
+import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
 import { keyString } from '../store/records-repo.js';
 
 const dayOrNull = (text: string | null) => (text === null ? null : dayNumber(text.slice(0, 10)));
 
-function toCashflowInvoice(row: InvoiceRow, customer: number): CashflowInvoice {
+function toCashflowInvoice(row: CashflowInvoiceRow, customer: number): CashflowInvoice {
   return {
     id: row.id,
     number: row.number,
@@ -19,13 +20,6 @@ function toCashflowInvoice(row: InvoiceRow, customer: number): CashflowInvoice {
     paymentDay: dayOrNull(row.payment_date),
     status: row.status,
     total: row.amount,
-    lines: row.lines.map((line) => ({
-      description: line.description,
-      amount: line.amount,
-      quantity: line.quantity,
-      periodStart: line.period_start,
-      periodEnd: line.period_end,
-    })),
     // Stored instants are UTC ISO strings, so text order is time order; sort keeps ties stable.
     transactions: [...row.transactions]
       .sort((a, b) => a.date.localeCompare(b.date))
@@ -40,32 +34,34 @@ function toCashflowInvoice(row: InvoiceRow, customer: number): CashflowInvoice {
   };
 }
 
+/** The rows of customers the snapshot holds, one invoice object at a time for the table builder. */
+function* invoicesOf(rows: readonly CashflowInvoiceRow[], indexes: ReadonlyMap<string, number>) {
+  for (const row of rows) {
+    const index = indexes.get(keyString({ dataSourceId: row.data_source, id: row.customer_id }));
+    if (index !== undefined) yield toCashflowInvoice(row, index);
+  }
+}
+
 /**
- * Each account's invoices as the cashflow engine reads them, tied to the snapshot's customer
+ * Each account's invoices as the cashflow engine's table, tied to the snapshot's customer
  * indexes and kept until the snapshot's data version moves. An invoice written after the
  * snapshot was built, for a customer it does not hold yet, waits for the next version.
  */
-export function createCashflowInvoices(store: Store) {
-  const cache = new Map<string, { version: number; invoices: CashflowInvoice[] }>();
-  return async function cashflowInvoices(
-    accountId: string,
-    snapshot: AccountSnapshot,
-  ): Promise<readonly CashflowInvoice[]> {
+export function createCashflowTables(store: Store) {
+  const cache = new Map<string, { version: number; table: CashflowTable }>();
+  return async function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const cached = cache.get(accountId);
-    if (cached && cached.version === snapshot.version) return cached.invoices;
+    if (cached && cached.version === snapshot.version) return cached.table;
     const indexes = new Map(
       snapshot.customers.map((customer, index) => [
         keyString({ dataSourceId: customer.dataSourceId, id: customer.id }),
         index,
       ]),
     );
-    const invoices = (await store.cashflow.invoices(accountId)).flatMap((row) => {
-      const index = indexes.get(keyString({ dataSourceId: row.data_source, id: row.customer_id }));
-      return index === undefined ? [] : [toCashflowInvoice(row, index)];
-    });
-    cache.set(accountId, { version: snapshot.version, invoices });
-    return invoices;
+    const table = buildCashflowTable(invoicesOf(await store.cashflow.invoices(accountId), indexes));
+    cache.set(accountId, { version: snapshot.version, table });
+    return table;
   };
 }
 
-export type CashflowInvoices = ReturnType<typeof createCashflowInvoices>;
+export type CashflowTables = ReturnType<typeof createCashflowTables>;
