@@ -3,7 +3,7 @@ import type { FxTable } from '../fx-table.js';
 import { type Interval, type Period, periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import type { InvoiceStatus } from '../types.js';
-import type { CashflowTable } from './cashflow-table.js';
+import { type CashflowTable, firstAtOrBefore, REFUND, SUCCESSFUL } from './cashflow-table.js';
 
 /**
  * An account's invoices with their transactions as plain objects, which the cashflow table is
@@ -54,23 +54,53 @@ export interface CashflowQuery {
   fixedRateDay: number | null;
 }
 
+/** Which transactions a selection wants: those whose flags masked by `mask` equal `value`. */
+export interface TransactionKind {
+  mask: number;
+  value: number;
+}
+
+export const SUCCESSFUL_TRANSACTIONS: TransactionKind = { mask: SUCCESSFUL, value: SUCCESSFUL };
+export const SUCCESSFUL_REFUNDS: TransactionKind = { mask: SUCCESSFUL | REFUND, value: SUCCESSFUL | REFUND };
+export const PAYMENTS: TransactionKind = { mask: REFUND, value: 0 };
+
+// Below this share of all transactions a day range reads the newest-first order and sorts what
+// it found back into table order; above it one pass over the table is cheaper.
+const NARROW_RANGE = 1 / 8;
+
 /**
- * Calls `visit` for every transaction of the invoices whose customer the filter mask keeps
- * (every invoice without a mask), in table order: the order the reports add amounts in.
+ * The transactions of a kind dated in `[from, to]` whose customer the filter mask keeps (all
+ * without a mask), in table order: the order the reports add amounts in, so that every sum is
+ * the same to the last bit, and the order that keeps an invoice's transactions together.
  */
-export function forEachTransaction(
+export function selectTransactions(
   table: CashflowTable,
   customers: Uint8Array | null,
-  visit: (transaction: number, invoice: number) => void,
-): void {
-  const { invoiceCount, invoiceCustomer, transactionStart } = table;
-  for (let invoice = 0; invoice < invoiceCount; invoice++) {
-    if (customers !== null && customers[invoiceCustomer[invoice]!] !== 1) continue;
-    const end = transactionStart[invoice + 1]!;
-    for (let transaction = transactionStart[invoice]!; transaction < end; transaction++) {
-      visit(transaction, invoice);
+  range: { from: number; to: number },
+  kind: TransactionKind,
+): Int32Array {
+  const { transactionDay: days, transactionFlags: flags, invoiceCustomer, transactionInvoice } = table;
+  const order = table.transactionsNewestFirst;
+  const first = firstAtOrBefore(order, (transaction) => days[transaction]!, range.to);
+  const end = firstAtOrBefore(order, (transaction) => days[transaction]!, range.from - 1);
+  const found = new Int32Array(Math.max(0, end - first));
+  let count = 0;
+  if (end - first < table.transactionCount * NARROW_RANGE) {
+    for (let position = first; position < end; position++) {
+      const transaction = order[position]!;
+      if ((flags[transaction]! & kind.mask) !== kind.value) continue;
+      if (customers !== null && customers[invoiceCustomer[transactionInvoice[transaction]!]!] !== 1) continue;
+      found[count++] = transaction;
     }
+    return found.subarray(0, count).sort();
   }
+  for (let transaction = 0; transaction < table.transactionCount; transaction++) {
+    const day = days[transaction]!;
+    if (day < range.from || day > range.to || (flags[transaction]! & kind.mask) !== kind.value) continue;
+    if (customers !== null && customers[invoiceCustomer[transactionInvoice[transaction]!]!] !== 1) continue;
+    found[count++] = transaction;
+  }
+  return found.subarray(0, count);
 }
 
 /** Whether the filter mask keeps the invoice's customer. */

@@ -1,6 +1,6 @@
 import { dayString } from '../days.js';
 import type { Period } from '../periods.js';
-import { type CashflowQuery, inSpan, seriesPeriods } from './cashflow-data.js';
+import { type CashflowQuery, PAYMENTS, selectTransactions, seriesPeriods } from './cashflow-data.js';
 import type { CashflowTable } from './cashflow-table.js';
 import { type Summary, type ToDateLayout, percentOf, toDateSummary } from './to-date.js';
 
@@ -33,7 +33,14 @@ export function failureCounts(
   customers: Uint8Array | null,
   span: Period,
 ): FailureCounts {
-  return countsByGroupAndPeriod(table, oneGroup(customers), 1, 1, (day) => (inSpan(day, span) ? 0 : -1))[0]!;
+  return countsByGroupAndPeriod(
+    table,
+    { from: span.start, to: span.end },
+    oneGroup(customers),
+    1,
+    1,
+    () => 0,
+  )[0]!;
 }
 
 /** The counts of a span per group of customers (`groupOf` is -1 for a customer left out). */
@@ -45,42 +52,42 @@ export function failureCountsByGroup(
 ): FailureCounts[] {
   return countsByGroupAndPeriod(
     table,
+    { from: span.start, to: span.end },
     (customer) => groupOf[customer]!,
     groupCount,
     1,
-    (day) => (inSpan(day, span) ? 0 : -1),
+    () => 0,
   );
 }
 
 /**
  * Attempted and failed invoices of each group and period (`counts[group * periodCount +
- * period]`), in one pass over the table: the summaries and series run this over every invoice.
+ * period]`) of `range`, in one pass over its payments.
  */
 function countsByGroupAndPeriod(
   table: CashflowTable,
+  range: { from: number; to: number },
   groupOf: (customer: number) => number,
   groupCount: number,
   periodCount: number,
   indexOf: (day: number) => number,
 ): FailureCounts[] {
   const counts = Array.from({ length: groupCount * periodCount }, () => ({ attempted: 0, failed: 0 }));
-  // The last invoice counted as attempted in each slot: an invoice counts once per period.
+  // The last invoice counted as attempted in each slot: an invoice counts once per period, and
+  // the selection keeps an invoice's payments together.
   const lastAttempted = new Int32Array(counts.length).fill(-1);
-  const { transactionStart, transactionDay, firstFailure } = table;
-  for (let invoice = 0; invoice < table.invoiceCount; invoice++) {
-    const group = groupOf(table.invoiceCustomer[invoice]!);
-    if (group < 0) continue;
-    for (let t = transactionStart[invoice]!; t < transactionStart[invoice + 1]!; t++) {
-      if (!table.isPayment(t)) continue;
-      const period = indexOf(transactionDay[t]!);
-      if (period < 0) continue;
-      const slot = group * periodCount + period;
-      if (lastAttempted[slot] !== invoice) {
-        lastAttempted[slot] = invoice;
-        counts[slot]!.attempted += 1;
-      }
-      if (firstFailure[invoice] === t) counts[slot]!.failed += 1;
+  const { transactionDay, transactionInvoice, invoiceCustomer, firstFailure } = table;
+  for (const payment of selectTransactions(table, null, range, PAYMENTS)) {
+    const invoice = transactionInvoice[payment]!;
+    const group = groupOf(invoiceCustomer[invoice]!);
+    const period = indexOf(transactionDay[payment]!);
+    if (group < 0 || period < 0) continue;
+    const slot = group * periodCount + period;
+    if (lastAttempted[slot] !== invoice) {
+      lastAttempted[slot] = invoice;
+      counts[slot]!.attempted += 1;
     }
+    if (firstFailure[invoice] === payment) counts[slot]!.failed += 1;
   }
   return counts;
 }
@@ -92,7 +99,7 @@ export function failureRateReport(
   query: CashflowQuery,
 ): FailureRateRow[] {
   const { periods, indexOf } = seriesPeriods(query);
-  const counts = countsByGroupAndPeriod(table, oneGroup(customers), 1, periods.length, indexOf);
+  const counts = countsByGroupAndPeriod(table, query, oneGroup(customers), 1, periods.length, indexOf);
   return periods.map((period, index) => {
     const { attempted, failed } = counts[index]!;
     return {

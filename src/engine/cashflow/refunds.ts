@@ -3,8 +3,9 @@ import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import {
   type CashflowQuery,
-  forEachTransaction,
+  selectTransactions,
   seriesPeriods,
+  SUCCESSFUL_REFUNDS,
   transactionAmounts,
 } from './cashflow-data.js';
 import type { CashflowTable } from './cashflow-table.js';
@@ -19,7 +20,7 @@ export interface RefundsRow {
 
 /** Money given back: successful refund transactions. */
 export const isRefund = (table: CashflowTable, transaction: number): boolean =>
-  !table.isPayment(transaction) && table.isSuccessful(transaction);
+  (table.transactionFlags[transaction]! & SUCCESSFUL_REFUNDS.mask) === SUCCESSFUL_REFUNDS.value;
 
 /** Refunds per period, dated by the refund transaction, with the distinct customers refunded. */
 export function refundsReport(
@@ -31,14 +32,12 @@ export function refundsReport(
   const { periods, indexOf } = seriesPeriods(query);
   const amountOf = transactionAmounts(table, fx, query);
   const totals = periods.map(() => ({ amount: 0, count: 0, customers: new Set<number>() }));
-  forEachTransaction(table, customers, (transaction, invoice) => {
-    const index = isRefund(table, transaction) ? indexOf(table.transactionDay[transaction]!) : -1;
-    if (index < 0) return;
-    const total = totals[index]!;
+  for (const transaction of selectTransactions(table, customers, query, SUCCESSFUL_REFUNDS)) {
+    const total = totals[indexOf(table.transactionDay[transaction]!)]!;
     total.amount += amountOf(transaction);
     total.count += 1;
-    total.customers.add(table.invoiceCustomer[invoice]!);
-  });
+    total.customers.add(table.invoiceCustomer[table.transactionInvoice[transaction]!]!);
+  }
   return periods.map((period, index) => ({
     date: dayString(period.start),
     end_date: dayString(period.end),

@@ -6,12 +6,12 @@ import { percentageChange } from '../reports/summary.js';
 import { roundCents } from '../rounding.js';
 import {
   type CashflowQuery,
-  forEachTransaction,
-  inSpan,
   invoiceItemFields,
   type InvoiceItemFields,
   keeps,
+  selectTransactions,
   seriesPeriods,
+  SUCCESSFUL_TRANSACTIONS,
   toBase,
   transactionAmounts,
 } from './cashflow-data.js';
@@ -57,18 +57,18 @@ function addTo(flow: Flow, table: CashflowTable, transaction: number, amountBase
   }
 }
 
-/** Adds every successful transaction of the kept customers to the flow `slot` gives its day (none when negative), in table order so that the sums are the same to the last bit. */
+/** Adds the selected transactions to the flow `slot` gives their day (none when negative), in order. */
 function collect(
   table: CashflowTable,
-  customers: Uint8Array | null,
+  selected: Int32Array,
   amountOf: (transaction: number) => number,
   flows: Flow[],
   slot: (day: number) => number,
 ): void {
-  forEachTransaction(table, customers, (transaction) => {
-    const index = table.isSuccessful(transaction) ? slot(table.transactionDay[transaction]!) : -1;
+  for (const transaction of selected) {
+    const index = slot(table.transactionDay[transaction]!);
     if (index >= 0) addTo(flows[index]!, table, transaction, amountOf(transaction));
-  });
+  }
 }
 
 /** Payments and refunds rounded once each; net is their difference, so the three always agree. */
@@ -90,7 +90,8 @@ export function transactionsReport(
 ): TransactionsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
   const flows = periods.map(emptyFlow);
-  collect(table, customers, transactionAmounts(table, fx, query), flows, indexOf);
+  const selected = selectTransactions(table, customers, query, SUCCESSFUL_TRANSACTIONS);
+  collect(table, selected, transactionAmounts(table, fx, query), flows, indexOf);
   let previous: number | null = null;
   return periods.map((period, index) => {
     const flow = flows[index]!;
@@ -125,7 +126,13 @@ export function transactionsSummary(
   const amountOf = transactionAmounts(table, fx, query);
   return toDateSummary(query.today, TRANSACTIONS_SUMMARY, (span: Period) => {
     const flows = [emptyFlow()];
-    collect(table, customers, amountOf, flows, (day) => (inSpan(day, span) ? 0 : -1));
+    const selected = selectTransactions(
+      table,
+      customers,
+      { from: span.start, to: span.end },
+      SUCCESSFUL_TRANSACTIONS,
+    );
+    collect(table, selected, amountOf, flows, () => 0);
     const { payments, refund, net_amount } = rounded(flows[0]!);
     return { payments, refunds: refund, net_amount };
   });
