@@ -156,8 +156,6 @@ export function seriesPeriods(query: Pick<CashflowQuery, 'from' | 'to' | 'interv
   return { periods, indexOf };
 }
 
-export const inSpan = (day: number, span: Period): boolean => day >= span.start && day <= span.end;
-
 /** What every listed cashflow item says of its invoice, its customer and its amount. */
 export interface InvoiceItemFields {
   invoice_ref: string;

@@ -53,6 +53,7 @@ describe('buildCashflowTable', () => {
     expect([...table.transactionMethod]).toEqual([0, 0, 0, -1]);
     expect([...table.paymentDay]).toEqual([NO_DAY, NO_DAY, NO_DAY]);
     expect([...table.dueDay]).toEqual([24, 25, 25]);
+    expect([...table.openAndDue]).toEqual([0, 1, 2]);
   });
 
   it('orders transactions and invoices newest first, ties by invoice id then transaction id', () => {

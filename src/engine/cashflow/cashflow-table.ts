@@ -101,6 +101,10 @@ export class CashflowTable {
       }
     }
     this.failing = Int32Array.from(failing);
+    const open = statuses.indexOf('open');
+    this.openAndDue = Int32Array.from({ length: invoiceCount }, (_, invoice) => invoice).filter(
+      (invoice) => invoiceStatus[invoice] === open && dueDay[invoice] !== NO_DAY,
+    );
     this.failingNewestFirst = Int32Array.from(failing).sort(
       (a, b) => this.failureDay(b) - this.failureDay(a) || compareText(invoiceId[a]!, invoiceId[b]!) || a - b,
     );
@@ -123,6 +127,8 @@ export class CashflowTable {
    */
   readonly firstFailure: Int32Array;
   readonly recovery: Int32Array;
+  /** The open invoices with a due date, in table order: the only ones that can be past due. */
+  readonly openAndDue: Int32Array;
   /** The invoices with a failed attempt, in table order (the order sums add them in). */
   readonly failing: Int32Array;
   /** The same, newest first failure first, then invoice id and table order. */
@@ -180,11 +186,11 @@ export function firstAtOrBefore(order: Int32Array, dayOf: (index: number) => num
   return low;
 }
 
-/** An invoice as the table takes it: what CashflowInvoice holds, transactions in time order. */
-export type CashflowInvoiceInput = CashflowInvoice;
-
-/** Builds the table from invoices read one at a time, so no list of them needs to be kept. */
-export function buildCashflowTable(invoices: Iterable<CashflowInvoiceInput>): CashflowTable {
+/**
+ * Builds the table from invoices (transactions in time order) read one at a time, so no list
+ * of them needs to be kept.
+ */
+export function buildCashflowTable(invoices: Iterable<CashflowInvoice>): CashflowTable {
   const ids: string[] = [];
   const numbers: (string | null)[] = [];
   const descriptions: (string | null)[] = [];

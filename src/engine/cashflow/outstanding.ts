@@ -1,7 +1,7 @@
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import { keeps } from './cashflow-data.js';
-import { type CashflowTable, NO_DAY, REFUND, SUCCESSFUL } from './cashflow-table.js';
+import { type CashflowTable, REFUND, SUCCESSFUL } from './cashflow-table.js';
 
 /** Days past due that each figure needs at least; `current` is every invoice past due today. */
 export const OUTSTANDING_AGES = [
@@ -38,13 +38,10 @@ export function outstandingSummary(
   fx: FxTable,
 ): OutstandingSummary {
   const converters = table.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
-  const open = table.statuses.indexOf('open');
   const sums = OUTSTANDING_AGES.map(() => ({ amount: 0, count: 0 }));
-  for (let invoice = 0; invoice < table.invoiceCount; invoice++) {
-    const dueDay = table.dueDay[invoice]!;
-    if (table.invoiceStatus[invoice] !== open || dueDay === NO_DAY || !keeps(table, customers, invoice))
-      continue;
-    const age = query.today - dueDay;
+  for (const invoice of table.openAndDue) {
+    if (!keeps(table, customers, invoice)) continue;
+    const age = query.today - table.dueDay[invoice]!;
     const amount = converters[table.invoiceCurrency[invoice]!]!(
       owed(table, invoice, query.today),
       query.today,
