@@ -26,9 +26,27 @@ class Interner<T extends string> {
   }
 }
 
-/** Positions 0..count-1 in the order `compare` gives, as a typed array. */
-function permutation(count: number, compare: (a: number, b: number) => number): Int32Array {
-  return Int32Array.from(Array.from({ length: count }, (_, index) => index).sort(compare));
+// Above any count of positions a table holds, so that a day and a position pack into one
+// exactly representable number (days stay within a few million of 0).
+const POSITIONS = 2 ** 26;
+
+/**
+ * Positions 0..days.length-1, newest day first, then in the order `tie` gives within a day.
+ * The days order by a native sort of packed numbers; only each day's few positions meet the
+ * comparator, which compares strings.
+ */
+function newestFirst(days: Int32Array, tie: (a: number, b: number) => number): Int32Array {
+  const keys = new Float64Array(days.length);
+  for (let position = 0; position < days.length; position++) {
+    keys[position] = -days[position]! * POSITIONS + position;
+  }
+  keys.sort();
+  const order = Int32Array.from(keys, (key) => key - Math.floor(key / POSITIONS) * POSITIONS);
+  for (let start = 0, end = 1; start < order.length; start = end, end = start + 1) {
+    while (end < order.length && days[order[end]!] === days[order[start]!]) end++;
+    if (end - start > 1) order.subarray(start, end).sort(tie);
+  }
+  return order;
 }
 
 /**
@@ -70,17 +88,16 @@ export class CashflowTable {
     readonly paymentMethods: readonly string[],
   ) {
     this.transactionCount = transactionDay.length;
-    this.transactionsNewestFirst = permutation(
-      this.transactionCount,
+    this.transactionsNewestFirst = newestFirst(
+      transactionDay,
       (a, b) =>
-        transactionDay[b]! - transactionDay[a]! ||
         compareText(invoiceId[transactionInvoice[a]!]!, invoiceId[transactionInvoice[b]!]!) ||
         compareText(transactionId[a]!, transactionId[b]!) ||
         a - b,
     );
-    this.invoicesNewestFirst = permutation(
-      invoiceCount,
-      (a, b) => invoiceDay[b]! - invoiceDay[a]! || compareText(invoiceId[a]!, invoiceId[b]!) || a - b,
+    this.invoicesNewestFirst = newestFirst(
+      invoiceDay,
+      (a, b) => compareText(invoiceId[a]!, invoiceId[b]!) || a - b,
     );
     this.firstFailure = new Int32Array(invoiceCount).fill(-1);
     this.recovery = new Int32Array(invoiceCount).fill(-1);
