@@ -66,7 +66,6 @@ describe('buildCashflowTable', () => {
   it("finds each invoice's first failed attempt and the payment that recovered it", () => {
     expect([...table.firstFailure]).toEqual([0, -1, -1]);
     expect([...table.recovery]).toEqual([1, -1, -1]);
-    expect([...table.failing]).toEqual([0]);
     expect([...table.failingNewestFirst]).toEqual([0]);
     expect(table.failureDay(0)).toBe(10);
   });

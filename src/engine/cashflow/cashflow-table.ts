@@ -117,7 +117,6 @@ export class CashflowTable {
         }
       }
     }
-    this.failing = Int32Array.from(failing);
     const open = statuses.indexOf('open');
     this.openAndDue = Int32Array.from({ length: invoiceCount }, (_, invoice) => invoice).filter(
       (invoice) => invoiceStatus[invoice] === open && dueDay[invoice] !== NO_DAY,
@@ -146,9 +145,7 @@ export class CashflowTable {
   readonly recovery: Int32Array;
   /** The open invoices with a due date, in table order: the only ones that can be past due. */
   readonly openAndDue: Int32Array;
-  /** The invoices with a failed attempt, in table order (the order sums add them in). */
-  readonly failing: Int32Array;
-  /** The same, newest first failure first, then invoice id and table order. */
+  /** The invoices with a failed attempt, newest first failure first, then invoice id and table order. */
   readonly failingNewestFirst: Int32Array;
 
   isPayment(transaction: number): boolean {

@@ -1,6 +1,6 @@
 import type { CustomerView } from '../account-snapshot.js';
 import { keeps } from './cashflow-data.js';
-import type { CashflowTable } from './cashflow-table.js';
+import { type CashflowTable, firstAtOrBefore } from './cashflow-table.js';
 
 export type FailedOutcome = 'recovered' | 'still_unpaid' | 'churned';
 
@@ -57,7 +57,8 @@ export function failedInvoice(
 
 /**
  * The invoices of the kept customers whose first failed attempt falls in `[from, to]`, judged
- * on `asOf`, in table order.
+ * on `asOf`, in table order (the order sums add them in): a binary search in the failing
+ * invoices, newest first, and a sort of the few it finds.
  */
 export function failedInvoicesBetween(
   table: CashflowTable,
@@ -65,10 +66,13 @@ export function failedInvoicesBetween(
   people: readonly CustomerView[],
   span: { from: number; to: number; asOf: number },
 ): FailedInvoice[] {
+  const order = table.failingNewestFirst;
+  const dayOf = (invoice: number) => table.failureDay(invoice);
+  const first = firstAtOrBefore(order, dayOf, span.to);
+  const end = firstAtOrBefore(order, dayOf, span.from - 1);
   const found: FailedInvoice[] = [];
-  for (const invoice of table.failing) {
-    const day = table.failureDay(invoice);
-    if (day < span.from || day > span.to || !keeps(table, customers, invoice)) continue;
+  for (const invoice of order.slice(first, Math.max(first, end)).sort()) {
+    if (!keeps(table, customers, invoice)) continue;
     const failed = failedInvoice(table, invoice, people[table.invoiceCustomer[invoice]!]!, span.asOf);
     if (failed !== null) found.push(failed);
   }
