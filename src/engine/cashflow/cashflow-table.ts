@@ -59,6 +59,22 @@ function newestFirst(days: Int32Array, tie: (a: number, b: number) => number): I
  */
 export class CashflowTable {
   private readonly baseAmounts = new WeakMap<FxTable, Map<string, Float64Array>>();
+  readonly transactionCount: number;
+  /** Day descending, then invoice id, transaction id and table order: how detail lists show them. */
+  readonly transactionsNewestFirst: Int32Array;
+  /** Day descending, then invoice id and table order. */
+  readonly invoicesNewestFirst: Int32Array;
+  /**
+   * Per invoice, its first failed payment attempt (-1 if none) and the first successful payment
+   * after it (-1 if none). Days never decrease within an invoice, so the first failed attempt
+   * by any day is this one when its day is on or before that day, and none otherwise.
+   */
+  readonly firstFailure: Int32Array;
+  readonly recovery: Int32Array;
+  /** The open invoices with a due date, in table order: the only ones that can be past due. */
+  readonly openAndDue: Int32Array;
+  /** The invoices with a failed attempt, newest first failure first, then invoice id and table order. */
+  readonly failingNewestFirst: Int32Array;
 
   constructor(
     readonly invoiceCount: number,
@@ -130,23 +146,6 @@ export class CashflowTable {
   failureDay(invoice: number): number {
     return this.transactionDay[this.firstFailure[invoice]!]!;
   }
-
-  readonly transactionCount: number;
-  /** Day descending, then invoice id, transaction id and table order: how detail lists show them. */
-  readonly transactionsNewestFirst: Int32Array;
-  /** Day descending, then invoice id and table order. */
-  readonly invoicesNewestFirst: Int32Array;
-  /**
-   * Per invoice, its first failed payment attempt (-1 if none) and the first successful payment
-   * after it (-1 if none). Days never decrease within an invoice, so the first failed attempt
-   * by any day is this one when its day is on or before that day, and none otherwise.
-   */
-  readonly firstFailure: Int32Array;
-  readonly recovery: Int32Array;
-  /** The open invoices with a due date, in table order: the only ones that can be past due. */
-  readonly openAndDue: Int32Array;
-  /** The invoices with a failed attempt, newest first failure first, then invoice id and table order. */
-  readonly failingNewestFirst: Int32Array;
 
   isPayment(transaction: number): boolean {
     return (this.transactionFlags[transaction]! & REFUND) === 0;
