@@ -26,6 +26,35 @@ class Interner<T extends string> {
   }
 }
 
+type NumberArray = Int32Array | Uint8Array | Uint16Array | Float64Array;
+
+/**
+ * A typed column filled one value at a time, doubling as it goes: its buffer lives outside the
+ * garbage-collected heap, where a growing array of a million numbers would be copied there.
+ */
+class Column<A extends NumberArray> {
+  private array: A;
+  private length = 0;
+
+  constructor(private readonly kind: { new (length: number): A }) {
+    this.array = new kind(1024);
+  }
+
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const larger = new this.kind(this.length * 2);
+      larger.set(this.array);
+      this.array = larger;
+    }
+    this.array[this.length++] = value;
+  }
+
+  /** The values pushed, in an array of their own size. */
+  values(): A {
+    return this.array.slice(0, this.length) as A;
+  }
+}
+
 // Above any count of positions a table holds, so that a day and a position pack into one
 // exactly representable number (days stay within a few million of 0).
 const POSITIONS = 2 ** 26;
@@ -207,23 +236,24 @@ export function buildCashflowTable(invoices: Iterable<CashflowInvoice>): Cashflo
   const ids: string[] = [];
   const numbers: (string | null)[] = [];
   const descriptions: (string | null)[] = [];
-  const customers: number[] = [];
-  const days: number[] = [];
-  const dueDays: number[] = [];
-  const paymentDays: number[] = [];
-  const statusCodes: number[] = [];
-  const totals: number[] = [];
-  const currencyCodes: number[] = [];
-  const starts: number[] = [0];
-  const transactionDays: number[] = [];
-  const flags: number[] = [];
-  const amounts: number[] = [];
-  const owners: number[] = [];
+  const customers = new Column(Int32Array);
+  const days = new Column(Int32Array);
+  const dueDays = new Column(Int32Array);
+  const paymentDays = new Column(Int32Array);
+  const statusCodes = new Column(Uint8Array);
+  const totals = new Column(Float64Array);
+  const currencyCodes = new Column(Uint16Array);
+  const starts = new Column(Int32Array);
+  const transactionDays = new Column(Int32Array);
+  const flags = new Column(Uint8Array);
+  const amounts = new Column(Float64Array);
+  const owners = new Column(Int32Array);
   const transactionIds: string[] = [];
-  const methods: number[] = [];
+  const methods = new Column(Int32Array);
   const statuses = new Interner<InvoiceStatus>();
   const currencies = new Interner<string>();
   const paymentMethods = new Interner<string>();
+  starts.push(0);
   for (const invoice of invoices) {
     const index = ids.length;
     ids.push(invoice.id);
@@ -246,29 +276,29 @@ export function buildCashflowTable(invoices: Iterable<CashflowInvoice>): Cashflo
         transaction.paymentMethod === null ? -1 : paymentMethods.indexOf(transaction.paymentMethod),
       );
     }
-    starts.push(transactionDays.length);
+    starts.push(transactionIds.length);
   }
   return new CashflowTable(
     ids.length,
     ids,
     numbers,
     descriptions,
-    Int32Array.from(customers),
-    Int32Array.from(days),
-    Int32Array.from(dueDays),
-    Int32Array.from(paymentDays),
-    Uint8Array.from(statusCodes),
+    customers.values(),
+    days.values(),
+    dueDays.values(),
+    paymentDays.values(),
+    statusCodes.values(),
     statuses.values,
-    Float64Array.from(totals),
-    Uint16Array.from(currencyCodes),
+    totals.values(),
+    currencyCodes.values(),
     currencies.values,
-    Int32Array.from(starts),
-    Int32Array.from(transactionDays),
-    Uint8Array.from(flags),
-    Float64Array.from(amounts),
-    Int32Array.from(owners),
+    starts.values(),
+    transactionDays.values(),
+    flags.values(),
+    amounts.values(),
+    owners.values(),
     transactionIds,
-    Int32Array.from(methods),
+    methods.values(),
     paymentMethods.values,
   );
 }
