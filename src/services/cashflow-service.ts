@@ -14,8 +14,7 @@ import {
   transactionsSummary,
 } from '../engine/cashflow/transactions.js';
 import type { Store } from '../store/open-store.js';
-import { keyString } from '../store/records-repo.js';
-import type { CashflowTables } from './cashflow-tables.js';
+import { type CashflowTables, invoiceLines } from './cashflow-tables.js';
 import { NotFoundError } from './errors.js';
 import type { ReportInputs } from './report-inputs.js';
 import type { RawReportParams, ReportQuery } from './report-query.js';
@@ -148,20 +147,7 @@ export function createCashflowService(
         dataSourceId: people[cashflow.invoiceCustomer[invoice]!]!.dataSourceId,
         id: cashflow.invoiceId[invoice]!,
       }));
-      const rows = await store.cashflow.lines(accountId, keys);
-      const linesByKey = new Map(
-        rows.map((row) => [
-          keyString({ dataSourceId: row.data_source, id: row.id }),
-          row.lines.map((line) => ({
-            description: line.description,
-            amount: line.amount,
-            quantity: line.quantity,
-            periodStart: line.period_start,
-            periodEnd: line.period_end,
-          })),
-        ]),
-      );
-      const lines = keys.map((key) => linesByKey.get(keyString(key)) ?? []);
+      const lines = await invoiceLines(store, accountId, keys);
       return {
         result: { list: invoiceRecords(cashflow, invoices, lines, people, rangeQuery(query), table) },
       };

@@ -1,10 +1,10 @@
 import type { AccountSnapshot } from '../engine/account-snapshot.js';
-import type { CashflowInvoice } from '../engine/cashflow/cashflow-data.js';
+import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
 import { buildCashflowTable, type CashflowTable } from '../engine/cashflow/cashflow-table.js';
 import { dayNumber } from '../engine/days.js';
 import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
-import { keyString } from '../store/records-repo.js';
+import { keyString, type RecordKey } from '../store/records-repo.js';
 
 const dayOrNull = (text: string | null) => (text === null ? null : dayNumber(text.slice(0, 10)));
 
@@ -62,6 +62,28 @@ export function createCashflowTables(store: Store) {
     cache.set(accountId, { version: snapshot.version, table });
     return table;
   };
+}
+
+/** The lines of the given invoices, in the order of the keys (none for an invoice since deleted). */
+export async function invoiceLines(
+  store: Store,
+  accountId: string,
+  keys: readonly RecordKey[],
+): Promise<CashflowLine[][]> {
+  const rows = await store.cashflow.lines(accountId, keys);
+  const byKey = new Map(
+    rows.map((row) => [
+      keyString({ dataSourceId: row.data_source, id: row.id }),
+      row.lines.map((line) => ({
+        description: line.description,
+        amount: line.amount,
+        quantity: line.quantity,
+        periodStart: line.period_start,
+        periodEnd: line.period_end,
+      })),
+    ]),
+  );
+  return keys.map((key) => byKey.get(keyString(key)) ?? []);
 }
 
 export type CashflowTables = ReturnType<typeof createCashflowTables>;

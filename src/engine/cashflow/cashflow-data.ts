@@ -79,7 +79,7 @@ export function selectTransactions(
   range: { from: number; to: number },
   kind: TransactionKind,
 ): Int32Array {
-  const { transactionDay: days, transactionFlags: flags, invoiceCustomer, transactionInvoice } = table;
+  const { transactionDay: days, transactionFlags: flags, transactionInvoice } = table;
   const order = table.transactionsNewestFirst;
   const first = firstAtOrBefore(order, (transaction) => days[transaction]!, range.to);
   const end = firstAtOrBefore(order, (transaction) => days[transaction]!, range.from - 1);
@@ -89,7 +89,7 @@ export function selectTransactions(
     for (let position = first; position < end; position++) {
       const transaction = order[position]!;
       if ((flags[transaction]! & kind.mask) !== kind.value) continue;
-      if (customers !== null && customers[invoiceCustomer[transactionInvoice[transaction]!]!] !== 1) continue;
+      if (!keeps(table, customers, transactionInvoice[transaction]!)) continue;
       found[count++] = transaction;
     }
     return found.subarray(0, count).sort();
@@ -97,7 +97,7 @@ export function selectTransactions(
   for (let transaction = 0; transaction < table.transactionCount; transaction++) {
     const day = days[transaction]!;
     if (day < range.from || day > range.to || (flags[transaction]! & kind.mask) !== kind.value) continue;
-    if (customers !== null && customers[invoiceCustomer[transactionInvoice[transaction]!]!] !== 1) continue;
+    if (!keeps(table, customers, transactionInvoice[transaction]!)) continue;
     found[count++] = transaction;
   }
   return found.subarray(0, count);
