@@ -45,22 +45,33 @@ function* invoicesOf(rows: readonly CashflowInvoiceRow[], indexes: ReadonlyMap<s
 /**
  * Each account's invoices as the cashflow engine's table, tied to the snapshot's customer
  * indexes and kept until the snapshot's data version moves. An invoice written after the
- * snapshot was built, for a customer it does not hold yet, waits for the next version.
+ * snapshot was built, for a customer it does not hold yet, waits for the next version. Calls
+ * that arrive while a version's table is being built wait for that build: a dashboard asks for
+ * several cashflow reports at once, and each build reads every invoice of the account.
  */
 export function createCashflowTables(store: Store) {
-  const cache = new Map<string, { version: number; table: CashflowTable }>();
-  return async function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
-    const cached = cache.get(accountId);
-    if (cached && cached.version === snapshot.version) return cached.table;
+  const cache = new Map<string, { version: number; table: Promise<CashflowTable> }>();
+
+  async function build(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const indexes = new Map(
       snapshot.customers.map((customer, index) => [
         keyString({ dataSourceId: customer.dataSourceId, id: customer.id }),
         index,
       ]),
     );
-    const table = buildCashflowTable(invoicesOf(await store.cashflow.invoices(accountId), indexes));
-    cache.set(accountId, { version: snapshot.version, table });
-    return table;
+    return buildCashflowTable(invoicesOf(await store.cashflow.invoices(accountId), indexes));
+  }
+
+  return function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
+    const cached = cache.get(accountId);
+    if (cached && cached.version === snapshot.version) return cached.table;
+    const entry = { version: snapshot.version, table: build(accountId, snapshot) };
+    cache.set(accountId, entry);
+    // A failed read is not kept: the next call tries again.
+    entry.table.catch(() => {
+      if (cache.get(accountId) === entry) cache.delete(accountId);
+    });
+    return entry.table;
   };
 }
 
