@@ -1,12 +1,11 @@
 import type { CashflowQuery } from '../engine/cashflow/cashflow-data.js';
-import { invoicesOf } from '../engine/cashflow/cashflow-data.js';
 import {
   failedPaymentItems,
   failedPaymentsReport,
   failedPaymentsSummary,
 } from '../engine/cashflow/failed-payments.js';
 import { failureRateReport, failureRateSummary } from '../engine/cashflow/failure-rate.js';
-import { invoiceRecords } from '../engine/cashflow/invoice-details.js';
+import { invoicePage, invoiceRecords } from '../engine/cashflow/invoice-details.js';
 import { outstandingSummary } from '../engine/cashflow/outstanding.js';
 import { isRefund, refundsReport } from '../engine/cashflow/refunds.js';
 import {
@@ -14,7 +13,8 @@ import {
   transactionsReport,
   transactionsSummary,
 } from '../engine/cashflow/transactions.js';
-import type { CashflowInvoices } from './cashflow-invoices.js';
+import type { Store } from '../store/open-store.js';
+import { type CashflowTables, invoiceLines } from './cashflow-tables.js';
 import { NotFoundError } from './errors.js';
 import type { ReportInputs } from './report-inputs.js';
 import type { RawReportParams, ReportQuery } from './report-query.js';
@@ -42,92 +42,115 @@ const todayQuery = (query: ReportQuery) => ({
 });
 
 const listed = <T>(list: T[]) => ({ count: list.length, list });
-const paged = <T>(items: readonly T[], page: Page) =>
-  listed(items.slice(page.offset, page.offset + page.limit));
 
-/** The cashflow reports of SPEC 4.6 (DESIGN 4.9), each a pure engine function over the invoices. */
-export function createCashflowService(cashflowInvoices: CashflowInvoices, reportInputs: ReportInputs) {
+/**
+ * The cashflow reports of SPEC 4.6 (DESIGN 4.9), each a pure engine function over the account's
+ * cashflow table; the invoices detail reads its page's lines from the store.
+ */
+export function createCashflowService(
+  cashflowTables: CashflowTables,
+  store: Store,
+  reportInputs: ReportInputs,
+) {
   async function prepare(accountId: string, raw: RawReportParams) {
     const inputs = await reportInputs(accountId, raw);
-    const all = await cashflowInvoices(accountId, inputs.snapshot);
     return {
       ...inputs,
       currency: inputs.query.baseCurrency,
-      invoices: invoicesOf(all, inputs.customers),
+      cashflow: await cashflowTables(accountId, inputs.snapshot),
       people: inputs.snapshot.customers,
     };
   }
 
   return {
     async transactions(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, query, table } = await prepare(accountId, raw);
-      return { currency, result: transactionsReport(invoices, rangeQuery(query), table) };
+      const { cashflow, currency, customers, query, table } = await prepare(accountId, raw);
+      return { currency, result: transactionsReport(cashflow, customers, rangeQuery(query), table) };
     },
 
     async transactionsSummary(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, query, table } = await prepare(accountId, raw);
-      return { currency, summary: transactionsSummary(invoices, todayQuery(query), table) };
+      const { cashflow, currency, customers, query, table } = await prepare(accountId, raw);
+      return { currency, summary: transactionsSummary(cashflow, customers, todayQuery(query), table) };
     },
 
     async transactionsDetail(accountId: string, raw: RawReportParams, page: Page) {
-      const { currency, invoices, people, query, table } = await prepare(accountId, raw);
-      return { currency, result: listed(transactionItems(invoices, people, rangeQuery(query), table, page)) };
+      const { cashflow, currency, customers, people, query, table } = await prepare(accountId, raw);
+      return {
+        currency,
+        result: listed(transactionItems(cashflow, customers, people, rangeQuery(query), table, page)),
+      };
     },
 
     async failedPayments(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, people, query, table } = await prepare(accountId, raw);
-      return { currency, result: failedPaymentsReport(invoices, people, rangeQuery(query), table) };
+      const { cashflow, currency, customers, people, query, table } = await prepare(accountId, raw);
+      return {
+        currency,
+        result: failedPaymentsReport(cashflow, customers, people, rangeQuery(query), table),
+      };
     },
 
     async failedPaymentsSummary(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, people, query, table } = await prepare(accountId, raw);
-      return { currency, summary: failedPaymentsSummary(invoices, people, todayQuery(query), table) };
+      const { cashflow, currency, customers, people, query, table } = await prepare(accountId, raw);
+      return {
+        currency,
+        summary: failedPaymentsSummary(cashflow, customers, people, todayQuery(query), table),
+      };
     },
 
     async failedPaymentsDetail(accountId: string, raw: RawReportParams, page: Page) {
-      const { currency, invoices, people, query, table } = await prepare(accountId, raw);
+      const { cashflow, currency, customers, people, query, table } = await prepare(accountId, raw);
       return {
         currency,
-        result: paged(failedPaymentItems(invoices, people, rangeQuery(query), table), page),
+        result: listed(failedPaymentItems(cashflow, customers, people, rangeQuery(query), table, page)),
       };
     },
 
     async refunds(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, query, table } = await prepare(accountId, raw);
-      return { currency, result: refundsReport(invoices, rangeQuery(query), table) };
+      const { cashflow, currency, customers, query, table } = await prepare(accountId, raw);
+      return { currency, result: refundsReport(cashflow, customers, rangeQuery(query), table) };
     },
 
     async refundsDetail(accountId: string, raw: RawReportParams, page: Page) {
-      const { currency, invoices, people, query, table } = await prepare(accountId, raw);
+      const { cashflow, currency, customers, people, query, table } = await prepare(accountId, raw);
       return {
         currency,
-        result: listed(transactionItems(invoices, people, rangeQuery(query), table, page, isRefund)),
+        result: listed(
+          transactionItems(cashflow, customers, people, rangeQuery(query), table, page, isRefund),
+        ),
       };
     },
 
     async failureRate(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, query } = await prepare(accountId, raw);
-      return { currency, result: failureRateReport(invoices, rangeQuery(query)) };
+      const { cashflow, currency, customers, query } = await prepare(accountId, raw);
+      return { currency, result: failureRateReport(cashflow, customers, rangeQuery(query)) };
     },
 
     async failureRateSummary(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, query } = await prepare(accountId, raw);
-      return { currency, summary: failureRateSummary(invoices, query.today) };
+      const { cashflow, currency, customers, query } = await prepare(accountId, raw);
+      return { currency, summary: failureRateSummary(cashflow, customers, query.today) };
     },
 
     async outstandingUnpaid(accountId: string, raw: RawReportParams) {
-      const { currency, invoices, query, table } = await prepare(accountId, raw);
-      return { currency, summary: outstandingSummary(invoices, query, table) };
+      const { cashflow, currency, customers, query, table } = await prepare(accountId, raw);
+      return { currency, summary: outstandingSummary(cashflow, customers, query, table) };
     },
 
     /** SPEC 4.6: a customer that does not exist is a 404, not an empty list. */
     async invoicesDetail(accountId: string, raw: RawReportParams, page: Page) {
-      const { invoices, people, query, snapshot, table } = await prepare(accountId, raw);
+      const { cashflow, customers, people, query, snapshot, table } = await prepare(accountId, raw);
       const customer = raw.customer?.trim();
       if (customer !== undefined && customer !== '' && !snapshot.attributes.id.includes(customer)) {
         throw new NotFoundError(`Customer ${customer} not found`);
       }
-      return { result: { list: invoiceRecords(invoices, people, rangeQuery(query), table, page) } };
+      const invoices = invoicePage(cashflow, customers, page);
+      const keys = invoices.map((invoice) => ({
+        dataSourceId: people[cashflow.invoiceCustomer[invoice]!]!.dataSourceId,
+        id: cashflow.invoiceId[invoice]!,
+      }));
+      const lines = await invoiceLines(store, accountId, keys);
+      return {
+        result: { list: invoiceRecords(cashflow, invoices, lines, people, rangeQuery(query), table) },
+      };
     },
   };
 }

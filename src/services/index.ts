@@ -13,7 +13,7 @@ import { createSegmentsService } from './segments-service.js';
 import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
 import { createActivityService } from './activity-service.js';
-import { createCashflowInvoices } from './cashflow-invoices.js';
+import { createCashflowTables } from './cashflow-tables.js';
 import { createCashflowService } from './cashflow-service.js';
 import { createCohortService } from './cohort-service.js';
 import { createMapRetentionService } from './map-retention-service.js';
@@ -36,8 +36,8 @@ export function createServices(store: Store, clock: Clock) {
   const reportInputs = createReportInputs(metrics, fx, reportQuery);
   const reports = createReportsService(reportInputs);
   // One cache of the invoices for every report that reads them.
-  const cashflowInvoices = createCashflowInvoices(store);
-  const cashflow = createCashflowService(cashflowInvoices, reportInputs);
+  const cashflowTables = createCashflowTables(store);
+  const cashflow = createCashflowService(cashflowTables, store, reportInputs);
   return {
     store,
     clock,
@@ -56,7 +56,7 @@ export function createServices(store: Store, clock: Clock) {
     scheduledReports: createScheduledReportsService(reportInputs),
     leads: createLeadsService(reportInputs),
     cohort: createCohortService(reportInputs),
-    mapRetention: createMapRetentionService(reportInputs, cashflowInvoices),
+    mapRetention: createMapRetentionService(reportInputs, cashflowTables),
     customVariables: createCustomVariablesService(metrics, clock),
     customers: createCustomersService(store, clock, fx, metrics),
     plans: createPlansService(store, fx),

@@ -2,7 +2,7 @@ import { breakdownGroups } from '../engine/breakdown.js';
 import type { Interval } from '../engine/periods.js';
 import { type MapReport, mapReport } from '../engine/reports/map.js';
 import { type RetentionRow, retentionReport } from '../engine/reports/retention.js';
-import type { CashflowInvoices } from './cashflow-invoices.js';
+import type { CashflowTables } from './cashflow-tables.js';
 import { InvalidInputError } from './errors.js';
 import type { ReportInputs } from './report-inputs.js';
 import { parseBreakdown, type RawReportParams } from './report-query.js';
@@ -32,14 +32,14 @@ function parseTrailingMonths(raw: string | undefined): number | undefined {
 }
 
 /** The world map and the retention series (SPEC 4.6, DESIGN 4.5), pure engine functions over the snapshot. */
-export function createMapRetentionService(prepare: ReportInputs, cashflowInvoices: CashflowInvoices) {
+export function createMapRetentionService(prepare: ReportInputs, cashflowTables: CashflowTables) {
   return {
     async map(accountId: string, raw: RawReportParams): Promise<{ currency: string; result: MapReport }> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      const invoices = await cashflowInvoices(accountId, snapshot);
+      const cashflow = await cashflowTables(accountId, snapshot);
       return {
         currency: query.baseCurrency,
-        result: mapReport(snapshot, invoices, { ...query, customers }, table),
+        result: mapReport(snapshot, cashflow, { ...query, customers }, table),
       };
     },
 

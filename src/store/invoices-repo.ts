@@ -51,23 +51,33 @@ export interface InvoiceRow {
 const CHILD_OF_INVOICE =
   'c.account_id = i.account_id and c.data_source_id = i.data_source_id and c.invoice_id = i.invoice_id';
 
-/** Invoices as `InvoiceRow`s; the caller adds `where`, always with `i.account_id`. */
-export const INVOICE_SELECT = `select i.invoice_id as id, i.data_source_id as data_source, i.customer_id, i.date, i.due_date,
-  i.currency, i.status, i.number, i.description, i.payment_date, i.total as amount,
-  coalesce((select json_agg(json_build_object('id', c.line_id, 'type', c.type, 'subscription_id', c.subscription_id,
+/** An invoice's lines as a JSON array, in their order; `i` is the invoice. */
+export const LINES_JSON = `coalesce((select json_agg(json_build_object('id', c.line_id, 'type', c.type, 'subscription_id', c.subscription_id,
       'plan_id', c.plan_id, 'description', c.description, 'amount', c.amount, 'quantity', c.quantity,
       'period_start', c.period_start, 'period_end', c.period_end, 'discount', c.discount, 'tax', c.tax,
       'prorated', c.prorated) order by c.position)
-    from invoice_lines c where ${CHILD_OF_INVOICE}), '[]') as lines,
-  coalesce((select json_agg(json_build_object('id', c.transaction_id,
+    from invoice_lines c where ${CHILD_OF_INVOICE}), '[]')`;
+
+/** An invoice's transactions as a JSON array, in their order; `i` is the invoice. */
+export const TRANSACTIONS_JSON = `coalesce((select json_agg(json_build_object('id', c.transaction_id,
       'date', to_char(c.date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'type', c.type,
       'result', c.result, 'amount', c.amount, 'payment_method', c.payment_method) order by c.position)
-    from invoice_transactions c where ${CHILD_OF_INVOICE}), '[]') as transactions
+    from invoice_transactions c where ${CHILD_OF_INVOICE}), '[]')`;
+
+/** An invoice's own columns as `InvoiceRow` names them; `i` is the invoice. */
+export const INVOICE_COLUMNS = `i.invoice_id as id, i.data_source_id as data_source, i.customer_id, i.date, i.due_date,
+  i.currency, i.status, i.number, i.description, i.payment_date, i.total as amount`;
+
+/** Invoices as `InvoiceRow`s; the caller adds `where`, always with `i.account_id`. */
+export const INVOICE_SELECT = `select ${INVOICE_COLUMNS},
+  ${LINES_JSON} as lines,
+  ${TRANSACTIONS_JSON} as transactions
   from invoices i`;
 
 const ORDER = 'order by i.invoice_id, i.data_source_id';
 
-const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
+/** The keys of `keysJson` as rows `k(s, i)`, from the second parameter. */
+export const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
 
 export function invoicesRepo(db: Queryable) {
   return {

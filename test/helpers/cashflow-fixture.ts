@@ -1,6 +1,7 @@
 import { customerView } from './customer-view.js';
 import type { CustomerView } from '../../src/engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowTransaction } from '../../src/engine/cashflow/cashflow-data.js';
+import { buildCashflowTable } from '../../src/engine/cashflow/cashflow-table.js';
 import { dayNumber as d } from '../../src/engine/days.js';
 import { FxTable } from '../../src/engine/fx-table.js';
 import type { Movement } from '../../src/engine/types.js';
@@ -72,7 +73,6 @@ const invoice = (
   paymentDay: null,
   status: 'paid',
   total,
-  lines: [],
   transactions,
   ...extra,
 });
@@ -94,3 +94,9 @@ export const invoices: CashflowInvoice[] = [
   invoice('o2', 4, '2026-08-11', 2000, [tx('2026-09-01', 500)], { status: 'open', dueDay: d('2026-08-25') }),
   invoice('o3', 4, '2026-11-17', 9999, [], { status: 'open', dueDay: d('2026-12-01') }),
 ];
+
+/** The fixture as the reports read it, invoices in the order above. */
+export const table = buildCashflowTable(invoices);
+
+/** An invoice's index in `table`. */
+export const invoiceIndex = (id: string): number => invoices.findIndex((invoice) => invoice.id === id);

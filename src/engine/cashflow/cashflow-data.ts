@@ -3,10 +3,12 @@ import type { FxTable } from '../fx-table.js';
 import { type Interval, type Period, periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import type { InvoiceStatus } from '../types.js';
+import { type CashflowTable, firstAtOrBefore, REFUND, SUCCESSFUL } from './cashflow-table.js';
 
 /**
- * What the cashflow reports read: an account's invoices with their lines and transactions,
- * as plain arrays. Days are day numbers, money is cents of the invoice's currency.
+ * An account's invoices with their transactions as plain objects, which the cashflow table is
+ * built from, and an invoice's lines as the invoices detail shows them. Days are day numbers,
+ * money is cents of the invoice's currency.
  */
 export interface CashflowTransaction {
   id: string;
@@ -38,7 +40,6 @@ export interface CashflowInvoice {
   paymentDay: number | null;
   status: InvoiceStatus;
   total: number;
-  lines: readonly CashflowLine[];
   /** In time order. */
   transactions: readonly CashflowTransaction[];
 }
@@ -53,13 +54,58 @@ export interface CashflowQuery {
   fixedRateDay: number | null;
 }
 
-/** The invoices of the customers a filter mask keeps (every invoice without a mask). */
-export function invoicesOf(
-  invoices: readonly CashflowInvoice[],
-  customers: Uint8Array | null,
-): readonly CashflowInvoice[] {
-  return customers === null ? invoices : invoices.filter((invoice) => customers[invoice.customer] === 1);
+/** Which transactions a selection wants: those whose flags masked by `mask` equal `value`. */
+export interface TransactionKind {
+  mask: number;
+  value: number;
 }
+
+export const SUCCESSFUL_TRANSACTIONS: TransactionKind = { mask: SUCCESSFUL, value: SUCCESSFUL };
+export const SUCCESSFUL_REFUNDS: TransactionKind = { mask: SUCCESSFUL | REFUND, value: SUCCESSFUL | REFUND };
+export const PAYMENTS: TransactionKind = { mask: REFUND, value: 0 };
+
+// Below this share of all transactions a day range reads the newest-first order and sorts what
+// it found back into table order; above it one pass over the table is cheaper.
+const NARROW_RANGE = 1 / 8;
+
+/**
+ * The transactions of a kind dated in `[from, to]` whose customer the filter mask keeps (all
+ * without a mask), in table order: the order the reports add amounts in, so that every sum is
+ * the same to the last bit, and the order that keeps an invoice's transactions together.
+ */
+export function selectTransactions(
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  range: { from: number; to: number },
+  kind: TransactionKind,
+): Int32Array {
+  const { transactionDay: days, transactionFlags: flags, transactionInvoice } = table;
+  const order = table.transactionsNewestFirst;
+  const first = firstAtOrBefore(order, (transaction) => days[transaction]!, range.to);
+  const end = firstAtOrBefore(order, (transaction) => days[transaction]!, range.from - 1);
+  const found = new Int32Array(Math.max(0, end - first));
+  let count = 0;
+  if (end - first < table.transactionCount * NARROW_RANGE) {
+    for (let position = first; position < end; position++) {
+      const transaction = order[position]!;
+      if ((flags[transaction]! & kind.mask) !== kind.value) continue;
+      if (!keeps(table, customers, transactionInvoice[transaction]!)) continue;
+      found[count++] = transaction;
+    }
+    return found.subarray(0, count).sort();
+  }
+  for (let transaction = 0; transaction < table.transactionCount; transaction++) {
+    const day = days[transaction]!;
+    if (day < range.from || day > range.to || (flags[transaction]! & kind.mask) !== kind.value) continue;
+    if (!keeps(table, customers, transactionInvoice[transaction]!)) continue;
+    found[count++] = transaction;
+  }
+  return found.subarray(0, count);
+}
+
+/** Whether the filter mask keeps the invoice's customer. */
+export const keeps = (table: CashflowTable, customers: Uint8Array | null, invoice: number): boolean =>
+  customers === null || customers[table.invoiceCustomer[invoice]!] === 1;
 
 /** Converts cents of a currency on a day into unrounded cents of the base currency. */
 export function toBase(
@@ -68,6 +114,28 @@ export function toBase(
 ): (amount: number, currency: string, day: number) => number {
   return (amount, currency, day) =>
     fx.convert(amount, currency, query.baseCurrency, query.fixedRateDay ?? day);
+}
+
+/**
+ * Each transaction's amount in the base currency, unrounded: at its own day's rate from the
+ * table's cache, or with a fixed rate day converted when asked (the same conversion).
+ */
+export function transactionAmounts(
+  table: CashflowTable,
+  fx: FxTable,
+  query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'>,
+): (transaction: number) => number {
+  const { fixedRateDay } = query;
+  if (fixedRateDay === null) {
+    const amounts = table.amountsIn(fx, query.baseCurrency);
+    return (transaction) => amounts[transaction]!;
+  }
+  const converters = table.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
+  return (transaction) =>
+    converters[table.invoiceCurrency[table.transactionInvoice[transaction]!]!]!(
+      table.transactionAmount[transaction]!,
+      fixedRateDay,
+    );
 }
 
 /** The periods of a series, with a lookup of the period holding a day (-1 outside the range). */
@@ -88,8 +156,6 @@ export function seriesPeriods(query: Pick<CashflowQuery, 'from' | 'to' | 'interv
   return { periods, indexOf };
 }
 
-export const inSpan = (day: number, span: Period): boolean => day >= span.start && day <= span.end;
-
 /** What every listed cashflow item says of its invoice, its customer and its amount. */
 export interface InvoiceItemFields {
   invoice_ref: string;
@@ -104,20 +170,22 @@ export interface InvoiceItemFields {
 
 /** Those fields for `amount` cents of the invoice's currency on `day`, converted once and rounded. */
 export function invoiceItemFields(
-  invoice: CashflowInvoice,
+  table: CashflowTable,
+  invoice: number,
   customer: CustomerView,
   amount: number,
   day: number,
   convert: ReturnType<typeof toBase>,
 ): InvoiceItemFields {
+  const currency = table.currencyOf(invoice);
   return {
-    invoice_ref: invoice.id,
-    invoice_number: invoice.number,
+    invoice_ref: table.invoiceId[invoice]!,
+    invoice_number: table.invoiceNumber[invoice]!,
     customer_id: customer.id,
     customer_name: customer.name,
     customer_email: customer.email,
-    currency: invoice.currency,
+    currency,
     amount,
-    amount_base_currency: roundCents(convert(amount, invoice.currency, day)),
+    amount_base_currency: roundCents(convert(amount, currency, day)),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customers, fx, invoices, TODAY } from '../../../test/helpers/cashflow-fixture.js';
+import { customers, fx, table, TODAY } from '../../../test/helpers/cashflow-fixture.js';
 import { dayNumber as d } from '../days.js';
 import { failedPaymentItems, failedPaymentsReport, failedPaymentsSummary } from './failed-payments.js';
 
@@ -14,7 +14,7 @@ const query = {
 
 describe('failedPaymentsReport', () => {
   it('dates failed invoices by their first failure and splits them by outcome', () => {
-    const rows = failedPaymentsReport(invoices, customers, query, fx);
+    const rows = failedPaymentsReport(table, null, customers, query, fx);
     expect(rows[0]).toMatchObject({
       date: '2026-09-01',
       failed_amount: 0,
@@ -52,7 +52,8 @@ describe('failedPaymentsReport', () => {
 describe('failedPaymentsSummary', () => {
   it('computes every SPEC field with its twin and changes', () => {
     const summary = failedPaymentsSummary(
-      invoices,
+      table,
+      null,
       customers,
       { today: TODAY, baseCurrency: 'usd', fixedRateDay: null },
       fx,
@@ -88,7 +89,7 @@ describe('failedPaymentsSummary', () => {
 
 describe('failedPaymentItems', () => {
   it('lists failed invoices, newest failure first, with their outcome', () => {
-    expect(failedPaymentItems(invoices, customers, query, fx)).toEqual([
+    expect(failedPaymentItems(table, null, customers, query, fx, { offset: 0, limit: 100 })).toEqual([
       {
         date: '2026-11-05',
         invoice_ref: 'r1',

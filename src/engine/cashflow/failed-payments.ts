@@ -1,20 +1,21 @@
 import type { CustomerView } from '../account-snapshot.js';
-import { compareText } from '../compare-text.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import {
-  type CashflowInvoice,
   type CashflowQuery,
+  invoiceItemFields,
+  type InvoiceItemFields,
+  keeps,
   seriesPeriods,
   toBase,
-  type InvoiceItemFields,
-  invoiceItemFields,
 } from './cashflow-data.js';
+import { type CashflowTable, firstAtOrBefore } from './cashflow-table.js';
 import {
   type FailedInvoice,
-  type FailedOutcome,
+  failedInvoice,
   failedInvoicesBetween,
+  type FailedOutcome,
   FAILED_OUTCOMES,
 } from './failed-invoice.js';
 import { failureCounts } from './failure-rate.js';
@@ -47,11 +48,14 @@ type Converter = ReturnType<typeof toBase>;
 
 /** Failed amounts by outcome, each rounded once; the failed amount is their sum, so they agree. */
 function amountsByOutcome(
+  table: CashflowTable,
   failed: readonly FailedInvoice[],
   convert: Converter,
 ): Record<FailedOutcome, number> {
   const sums: Record<FailedOutcome, number> = { recovered: 0, still_unpaid: 0, churned: 0 };
-  for (const item of failed) sums[item.outcome] += convert(item.amount, item.invoice.currency, item.day);
+  for (const item of failed) {
+    sums[item.outcome] += convert(item.amount, table.currencyOf(item.invoice), item.day);
+  }
   return {
     recovered: roundCents(sums.recovered),
     still_unpaid: roundCents(sums.still_unpaid),
@@ -59,29 +63,35 @@ function amountsByOutcome(
   };
 }
 
-const customersOf = (failed: readonly FailedInvoice[]) =>
-  new Set(failed.map((item) => item.invoice.customer)).size;
+const customersOf = (table: CashflowTable, failed: readonly FailedInvoice[]) =>
+  new Set(failed.map((item) => table.invoiceCustomer[item.invoice]!)).size;
 
 /**
  * Failed payments per period, dated by each invoice's first failed attempt, with what became
  * of them by `today`. Amounts are the first failed attempt's, in the base currency.
  */
 export function failedPaymentsReport(
-  invoices: readonly CashflowInvoice[],
-  customers: readonly CustomerView[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  people: readonly CustomerView[],
   query: CashflowQuery & { today: number },
   fx: FxTable,
 ): FailedPaymentsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
   const groups = periods.map((): FailedInvoice[] => []);
-  for (const item of failedInvoicesBetween(invoices, customers, query.from, query.to, query.today)) {
+  const span = { from: query.from, to: query.to, asOf: query.today };
+  for (const item of failedInvoicesBetween(table, customers, people, span)) {
     groups[indexOf(item.day)]!.push(item);
   }
   const convert = toBase(fx, query);
   return periods.map((period, index) => {
     const group = groups[index]!;
-    const amounts = amountsByOutcome(group, convert);
-    const having = (outcome: FailedOutcome) => customersOf(group.filter((item) => item.outcome === outcome));
+    const amounts = amountsByOutcome(table, group, convert);
+    const having = (outcome: FailedOutcome) =>
+      customersOf(
+        table,
+        group.filter((item) => item.outcome === outcome),
+      );
     return {
       date: dayString(period.start),
       end_date: dayString(period.end),
@@ -92,7 +102,7 @@ export function failedPaymentsReport(
       recovered_customers: having('recovered'),
       still_unpaid_customers: having('still_unpaid'),
       churned_customers: having('churned'),
-      affected_customers: customersOf(group),
+      affected_customers: customersOf(table, group),
       total_retry_attempts: group.reduce((sum, item) => sum + item.retries, 0),
     };
   });
@@ -111,22 +121,23 @@ export const FAILED_PAYMENTS_SUMMARY: ToDateLayout = {
  * Recovery rate = recovered / failed invoices; failed_pct = the failure rate (failure-rate.ts).
  */
 export function failedPaymentsSummary(
-  invoices: readonly CashflowInvoice[],
-  customers: readonly CustomerView[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  people: readonly CustomerView[],
   query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'> & { today: number },
   fx: FxTable,
 ): Summary {
   const convert = toBase(fx, query);
-  // Four spans judge the same few failing invoices: find them once, not in every span's scan.
-  const failing = invoices.filter((invoice) =>
-    invoice.transactions.some((transaction) => transaction.type === 'payment' && !transaction.successful),
-  );
   return toDateSummary(query.today, FAILED_PAYMENTS_SUMMARY, (span) => {
-    const failed = failedInvoicesBetween(failing, customers, span.start, span.end, span.end);
+    const failed = failedInvoicesBetween(table, customers, people, {
+      from: span.start,
+      to: span.end,
+      asOf: span.end,
+    });
     const recovered = failed.filter((item) => item.outcome === 'recovered').length;
-    const { attempted, failed: failedCount } = failureCounts(invoices, span);
+    const { attempted, failed: failedCount } = failureCounts(table, customers, span);
     return {
-      still_unpaid: amountsByOutcome(failed, convert).still_unpaid,
+      still_unpaid: amountsByOutcome(table, failed, convert).still_unpaid,
       recovery_rate: percentOf(recovered, failed.length),
       failed_pct: percentOf(failedCount, attempted),
       failed_invoices: failed.length,
@@ -134,21 +145,42 @@ export function failedPaymentsSummary(
   });
 }
 
-/** One item per failed invoice of the range, newest failure first, judged on `today`. */
+/**
+ * One page of the failed invoices of the range, newest first failure first (then by invoice
+ * id), judged on `today`. The table keeps them in that order, so only the page is judged.
+ */
 export function failedPaymentItems(
-  invoices: readonly CashflowInvoice[],
-  customers: readonly CustomerView[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  people: readonly CustomerView[],
   query: CashflowQuery & { today: number },
   fx: FxTable,
+  page: { offset: number; limit: number },
 ): FailedPaymentItem[] {
   const convert = toBase(fx, query);
-  return failedInvoicesBetween(invoices, customers, query.from, query.to, query.today)
-    .sort((a, b) => b.day - a.day || compareText(a.invoice.id, b.invoice.id))
-    .map((item) => ({
+  const order = table.failingNewestFirst;
+  const failureDay = (invoice: number) => table.failureDay(invoice);
+  const items: FailedPaymentItem[] = [];
+  let skip = page.offset;
+  // Judged on today, an invoice whose first failure is still to come has not failed.
+  const last = Math.min(query.to, query.today);
+  for (let position = firstAtOrBefore(order, failureDay, last); position < order.length; position++) {
+    const invoice = order[position]!;
+    if (failureDay(invoice) < query.from || items.length === page.limit) break;
+    if (!keeps(table, customers, invoice)) continue;
+    if (skip > 0) {
+      skip -= 1;
+      continue;
+    }
+    const customer = people[table.invoiceCustomer[invoice]!]!;
+    const item = failedInvoice(table, invoice, customer, query.today)!;
+    items.push({
       date: dayString(item.day),
-      ...invoiceItemFields(item.invoice, customers[item.invoice.customer]!, item.amount, item.day, convert),
+      ...invoiceItemFields(table, invoice, customer, item.amount, item.day, convert),
       retry_attempts: item.retries,
       outcome: item.outcome,
       outcome_date: item.outcomeDay === null ? null : dayString(item.outcomeDay),
-    }));
+    });
+  }
+  return items;
 }

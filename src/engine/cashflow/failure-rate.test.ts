@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invoices, TODAY } from '../../../test/helpers/cashflow-fixture.js';
+import { table, TODAY } from '../../../test/helpers/cashflow-fixture.js';
 import { dayNumber as d } from '../days.js';
 import { failureRateReport, failureRateSummary } from './failure-rate.js';
 
@@ -12,7 +12,7 @@ describe('failureRateReport', () => {
       baseCurrency: 'usd',
       fixedRateDay: null,
     };
-    const rows = failureRateReport(invoices, query);
+    const rows = failureRateReport(table, null, query);
     expect(
       rows.map((row) => [row.date, row.attempted_invoices, row.failed_invoices, row.failure_rate]),
     ).toEqual([
@@ -26,7 +26,7 @@ describe('failureRateReport', () => {
 
 describe('failureRateSummary', () => {
   it('gives the rate to date beside its twin, with the absolute change', () => {
-    expect(failureRateSummary(invoices, TODAY)).toEqual({
+    expect(failureRateSummary(table, null, TODAY)).toEqual({
       mtd_failure_rate: 33.33,
       prev_mtd_failure_rate: 50,
       mtd_failed_invoices: 1,

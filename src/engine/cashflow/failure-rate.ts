@@ -1,6 +1,7 @@
 import { dayString } from '../days.js';
 import type { Period } from '../periods.js';
-import { type CashflowInvoice, type CashflowQuery, inSpan, seriesPeriods } from './cashflow-data.js';
+import { type CashflowQuery, PAYMENTS, selectTransactions, seriesPeriods } from './cashflow-data.js';
+import type { CashflowTable } from './cashflow-table.js';
 import { type Summary, type ToDateLayout, percentOf, toDateSummary } from './to-date.js';
 
 export interface FailureRateRow {
@@ -20,49 +21,85 @@ export interface FailureCounts {
   failed: number;
 }
 
+/** The customers a filter mask keeps as group 0, the others left out. */
+const oneGroup =
+  (customers: Uint8Array | null) =>
+  (customer: number): number =>
+    customers === null || customers[customer] === 1 ? 0 : -1;
+
 /** Attempted and failed invoices of a span (DESIGN 4.9: failure rate = failed / attempted). */
-export function failureCounts(invoices: readonly CashflowInvoice[], span: Period): FailureCounts {
-  const [counts] = countsByPeriod(invoices, [span], (day) => (inSpan(day, span) ? 0 : -1));
-  return counts!;
+export function failureCounts(
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  span: Period,
+): FailureCounts {
+  return countsByGroupAndPeriod(
+    table,
+    { from: span.start, to: span.end },
+    oneGroup(customers),
+    1,
+    1,
+    () => 0,
+  )[0]!;
+}
+
+/** The counts of a span per group of customers (`groupOf` is -1 for a customer left out). */
+export function failureCountsByGroup(
+  table: CashflowTable,
+  groupOf: Int32Array,
+  groupCount: number,
+  span: Period,
+): FailureCounts[] {
+  return countsByGroupAndPeriod(
+    table,
+    { from: span.start, to: span.end },
+    (customer) => groupOf[customer]!,
+    groupCount,
+    1,
+    () => 0,
+  );
 }
 
 /**
- * Attempted and failed invoices of each period, in one pass and without copying transactions:
- * the summaries and series run this over every invoice of the account.
+ * Attempted and failed invoices of each group and period (`counts[group * periodCount +
+ * period]`) of `range`, in one pass over its payments.
  */
-function countsByPeriod(
-  invoices: readonly CashflowInvoice[],
-  periods: readonly Period[],
+function countsByGroupAndPeriod(
+  table: CashflowTable,
+  range: { from: number; to: number },
+  groupOf: (customer: number) => number,
+  groupCount: number,
+  periodCount: number,
   indexOf: (day: number) => number,
 ): FailureCounts[] {
-  const counts = periods.map(() => ({ attempted: 0, failed: 0 }));
-  // The last invoice counted as attempted in each period: an invoice counts once per period.
-  const lastAttempted = new Int32Array(periods.length).fill(-1);
-  invoices.forEach((invoice, number) => {
-    let failureSeen = false;
-    for (const transaction of invoice.transactions) {
-      if (transaction.type !== 'payment') continue;
-      const index = indexOf(transaction.day);
-      if (index >= 0 && lastAttempted[index] !== number) {
-        lastAttempted[index] = number;
-        counts[index]!.attempted += 1;
-      }
-      if (!transaction.successful && !failureSeen) {
-        failureSeen = true;
-        if (index >= 0) counts[index]!.failed += 1;
-      }
+  const counts = Array.from({ length: groupCount * periodCount }, () => ({ attempted: 0, failed: 0 }));
+  // The last invoice counted as attempted in each slot: an invoice counts once per period, and
+  // the selection keeps an invoice's payments together.
+  const lastAttempted = new Int32Array(counts.length).fill(-1);
+  const { transactionDay, transactionInvoice, invoiceCustomer, firstFailure } = table;
+  for (const payment of selectTransactions(table, null, range, PAYMENTS)) {
+    const invoice = transactionInvoice[payment]!;
+    const group = groupOf(invoiceCustomer[invoice]!);
+    const period = indexOf(transactionDay[payment]!);
+    if (group < 0 || period < 0) continue;
+    const slot = group * periodCount + period;
+    if (lastAttempted[slot] !== invoice) {
+      lastAttempted[slot] = invoice;
+      counts[slot]!.attempted += 1;
     }
-  });
+    if (firstFailure[invoice] === payment) counts[slot]!.failed += 1;
+  }
   return counts;
 }
 
 /** The failure rate per period of the range. */
 export function failureRateReport(
-  invoices: readonly CashflowInvoice[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
   query: CashflowQuery,
 ): FailureRateRow[] {
   const { periods, indexOf } = seriesPeriods(query);
-  const counts = countsByPeriod(invoices, periods, indexOf);
+  const counts = countsByGroupAndPeriod(table, query, oneGroup(customers), 1, periods.length, indexOf);
   return periods.map((period, index) => {
     const { attempted, failed } = counts[index]!;
     return {
@@ -84,9 +121,13 @@ export const FAILURE_RATE_SUMMARY: ToDateLayout = {
 };
 
 /** The failure rate month, quarter and year to date beside their twins, with absolute changes. */
-export function failureRateSummary(invoices: readonly CashflowInvoice[], today: number): Summary {
+export function failureRateSummary(
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  today: number,
+): Summary {
   return toDateSummary(today, FAILURE_RATE_SUMMARY, (span) => {
-    const { attempted, failed } = failureCounts(invoices, span);
+    const { attempted, failed } = failureCounts(table, customers, span);
     return {
       failure_rate: percentOf(failed, attempted),
       failed_invoices: failed,

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { customers, fx, invoices } from '../../../test/helpers/cashflow-fixture.js';
-import { invoiceRecords } from './invoice-details.js';
+import { customers, fx, table } from '../../../test/helpers/cashflow-fixture.js';
+import { invoicePage, invoiceRecords } from './invoice-details.js';
 
 describe('invoiceRecords', () => {
   it('shows each invoice newest first, the total converted at the invoice date', () => {
-    const records = invoiceRecords(invoices, customers, { baseCurrency: 'usd', fixedRateDay: null }, fx, {
-      offset: 0,
-      limit: 100,
-    });
+    const page = invoicePage(table, null, { offset: 0, limit: 100 });
+    const lines = page.map(() => []);
+    const records = invoiceRecords(
+      table,
+      page,
+      lines,
+      customers,
+      { baseCurrency: 'usd', fixedRateDay: null },
+      fx,
+    );
     expect(records.map((record) => record.invoice_ref)).toEqual([
       'o3',
       'r1',

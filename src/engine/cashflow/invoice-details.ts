@@ -1,10 +1,10 @@
 import type { CustomerView } from '../account-snapshot.js';
-import { compareText } from '../compare-text.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import type { InvoiceStatus } from '../types.js';
 import { roundCents } from '../rounding.js';
-import { type CashflowInvoice, type CashflowQuery, toBase } from './cashflow-data.js';
+import { type CashflowLine, type CashflowQuery, keeps, toBase } from './cashflow-data.js';
+import { type CashflowTable, NO_DAY } from './cashflow-table.js';
 
 /** SPEC 2.10. */
 export interface InvoiceRecord {
@@ -30,42 +30,63 @@ export interface InvoiceRecord {
   }[];
 }
 
-/** Every invoice as SPEC 2.10 shows it, newest first, the total converted at the invoice date. */
+/** The invoices of one page, newest first (then by invoice id), of the customers the mask keeps. */
+export function invoicePage(
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  page: { offset: number; limit: number },
+): number[] {
+  const found: number[] = [];
+  let skip = page.offset;
+  for (const invoice of table.invoicesNewestFirst) {
+    if (found.length === page.limit) break;
+    if (!keeps(table, customers, invoice)) continue;
+    if (skip > 0) skip -= 1;
+    else found.push(invoice);
+  }
+  return found;
+}
+
+/**
+ * The invoices of a page as SPEC 2.10 shows them, the total converted at the invoice date.
+ * `lines` holds each one's lines, in the page's order: the store reads them for the page only.
+ */
 export function invoiceRecords(
-  invoices: readonly CashflowInvoice[],
-  customers: readonly CustomerView[],
+  table: CashflowTable,
+  invoices: readonly number[],
+  lines: readonly (readonly CashflowLine[])[],
+  people: readonly CustomerView[],
   query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'>,
   fx: FxTable,
-  page: { offset: number; limit: number },
 ): InvoiceRecord[] {
   const convert = toBase(fx, query);
-  // Only the page is built: a record copies every line, and a range may hold a million invoices.
-  return [...invoices]
-    .sort((a, b) => b.day - a.day || compareText(a.id, b.id))
-    .slice(page.offset, page.offset + page.limit)
-    .map((invoice) => {
-      const customer = customers[invoice.customer]!;
-      return {
-        invoice_ref: invoice.id,
-        invoice_number: invoice.number,
-        invoice_date: dayString(invoice.day),
-        invoice_status: invoice.status,
-        payment_date: invoice.paymentDay === null ? null : dayString(invoice.paymentDay),
-        customer_id: customer.id,
-        customer_name: customer.name,
-        customer_email: customer.email,
-        description: invoice.description,
-        currency: invoice.currency,
-        total: invoice.total,
-        total_base_currency: roundCents(convert(invoice.total, invoice.currency, invoice.day)),
-        transaction_count: invoice.transactions.length,
-        lines: invoice.lines.map((line) => ({
-          description: line.description,
-          amount: line.amount,
-          quantity: line.quantity,
-          period_start: line.periodStart,
-          period_end: line.periodEnd,
-        })),
-      };
-    });
+  return invoices.map((invoice, index) => {
+    const customer = people[table.invoiceCustomer[invoice]!]!;
+    const currency = table.currencyOf(invoice);
+    const day = table.invoiceDay[invoice]!;
+    const paymentDay = table.paymentDay[invoice]!;
+    const total = table.invoiceTotal[invoice]!;
+    return {
+      invoice_ref: table.invoiceId[invoice]!,
+      invoice_number: table.invoiceNumber[invoice]!,
+      invoice_date: dayString(day),
+      invoice_status: table.statuses[table.invoiceStatus[invoice]!]!,
+      payment_date: paymentDay === NO_DAY ? null : dayString(paymentDay),
+      customer_id: customer.id,
+      customer_name: customer.name,
+      customer_email: customer.email,
+      description: table.invoiceDescription[invoice]!,
+      currency,
+      total,
+      total_base_currency: roundCents(convert(total, currency, day)),
+      transaction_count: table.transactionStart[invoice + 1]! - table.transactionStart[invoice]!,
+      lines: lines[index]!.map((line) => ({
+        description: line.description,
+        amount: line.amount,
+        quantity: line.quantity,
+        period_start: line.periodStart,
+        period_end: line.periodEnd,
+      })),
+    };
+  });
 }

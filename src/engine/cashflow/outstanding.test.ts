@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fx, invoices, TODAY } from '../../../test/helpers/cashflow-fixture.js';
+import { fx, table, TODAY } from '../../../test/helpers/cashflow-fixture.js';
 import { outstandingSummary } from './outstanding.js';
 
 describe('outstandingSummary', () => {
   it('adds up what open invoices past due still owe, by days past due', () => {
     // o1: 3000, 20 days past due; o2: 2000 - 500 paid = 1500, 90 days; o3 is not due yet.
-    expect(outstandingSummary(invoices, { today: TODAY, baseCurrency: 'usd' }, fx)).toEqual({
+    expect(outstandingSummary(table, null, { today: TODAY, baseCurrency: 'usd' }, fx)).toEqual({
       outstanding_current: 4500,
       invoices_current: 2,
       outstanding_30: 1500,
@@ -21,8 +21,8 @@ describe('outstandingSummary', () => {
 
   it("converts at today's rate", () => {
     // 4500 / 1.25 = 3600 EUR.
-    expect(outstandingSummary(invoices, { today: TODAY, baseCurrency: 'eur' }, fx).outstanding_current).toBe(
-      3600,
-    );
+    expect(
+      outstandingSummary(table, null, { today: TODAY, baseCurrency: 'eur' }, fx).outstanding_current,
+    ).toBe(3600);
   });
 });

@@ -1,6 +1,7 @@
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
-import { type CashflowInvoice, toBase } from './cashflow-data.js';
+import { keeps } from './cashflow-data.js';
+import { type CashflowTable, REFUND, SUCCESSFUL } from './cashflow-table.js';
 
 /** Days past due that each figure needs at least; `current` is every invoice past due today. */
 export const OUTSTANDING_AGES = [
@@ -14,13 +15,14 @@ export const OUTSTANDING_AGES = [
 export type OutstandingSummary = Record<string, number>;
 
 /** What an invoice still asks for: its total less what was paid, net of refunds, never below 0. */
-function owed(invoice: CashflowInvoice, today: number): number {
+function owed(table: CashflowTable, invoice: number, today: number): number {
   let paid = 0;
-  for (const transaction of invoice.transactions) {
-    if (!transaction.successful || transaction.day > today) continue;
-    paid += transaction.type === 'payment' ? transaction.amount : -transaction.amount;
+  for (let t = table.transactionStart[invoice]!; t < table.transactionStart[invoice + 1]!; t++) {
+    const flags = table.transactionFlags[t]!;
+    if ((flags & SUCCESSFUL) === 0 || table.transactionDay[t]! > today) continue;
+    paid += (flags & REFUND) === 0 ? table.transactionAmount[t]! : -table.transactionAmount[t]!;
   }
-  return Math.max(0, invoice.total - paid);
+  return Math.max(0, table.invoiceTotal[invoice]! - paid);
 }
 
 /**
@@ -30,16 +32,20 @@ function owed(invoice: CashflowInvoice, today: number): number {
  * Amounts convert at today's rate: it is what they are worth now.
  */
 export function outstandingSummary(
-  invoices: readonly CashflowInvoice[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
   query: { today: number; baseCurrency: string },
   fx: FxTable,
 ): OutstandingSummary {
-  const convert = toBase(fx, { baseCurrency: query.baseCurrency, fixedRateDay: query.today });
+  const converters = table.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
   const sums = OUTSTANDING_AGES.map(() => ({ amount: 0, count: 0 }));
-  for (const invoice of invoices) {
-    if (invoice.status !== 'open' || invoice.dueDay === null) continue;
-    const age = query.today - invoice.dueDay;
-    const amount = convert(owed(invoice, query.today), invoice.currency, query.today);
+  for (const invoice of table.openAndDue) {
+    if (!keeps(table, customers, invoice)) continue;
+    const age = query.today - table.dueDay[invoice]!;
+    const amount = converters[table.invoiceCurrency[invoice]!]!(
+      owed(table, invoice, query.today),
+      query.today,
+    );
     OUTSTANDING_AGES.forEach(([, days], index) => {
       if (age < days) return;
       sums[index]!.amount += amount;

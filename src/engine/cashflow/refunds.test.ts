@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fx, invoices, TODAY } from '../../../test/helpers/cashflow-fixture.js';
+import { fx, table, TODAY } from '../../../test/helpers/cashflow-fixture.js';
 import { dayNumber as d } from '../days.js';
 import { refundsReport } from './refunds.js';
 
 describe('refundsReport', () => {
   it('adds up successful refunds per period with the customers refunded', () => {
     const query = { from: d('2026-10-01'), to: TODAY, interval: 'month' as const, fixedRateDay: null };
-    expect(refundsReport(invoices, { ...query, baseCurrency: 'usd' }, fx)).toEqual([
+    expect(refundsReport(table, null, { ...query, baseCurrency: 'usd' }, fx)).toEqual([
       {
         date: '2026-10-01',
         end_date: '2026-10-31',
@@ -24,6 +24,6 @@ describe('refundsReport', () => {
       },
     ]);
     // 2500 / 1.25 = 2000 EUR.
-    expect(refundsReport(invoices, { ...query, baseCurrency: 'eur' }, fx)[1]!.refund_amount).toBe(2000);
+    expect(refundsReport(table, null, { ...query, baseCurrency: 'eur' }, fx)[1]!.refund_amount).toBe(2000);
   });
 });

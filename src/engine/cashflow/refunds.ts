@@ -2,12 +2,13 @@ import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import {
-  type CashflowInvoice,
   type CashflowQuery,
-  type CashflowTransaction,
+  selectTransactions,
   seriesPeriods,
-  toBase,
+  SUCCESSFUL_REFUNDS,
+  transactionAmounts,
 } from './cashflow-data.js';
+import type { CashflowTable } from './cashflow-table.js';
 
 export interface RefundsRow {
   date: string;
@@ -18,27 +19,24 @@ export interface RefundsRow {
 }
 
 /** Money given back: successful refund transactions. */
-export const isRefund = (transaction: CashflowTransaction): boolean =>
-  transaction.type === 'refund' && transaction.successful;
+export const isRefund = (table: CashflowTable, transaction: number): boolean =>
+  (table.transactionFlags[transaction]! & SUCCESSFUL_REFUNDS.mask) === SUCCESSFUL_REFUNDS.value;
 
 /** Refunds per period, dated by the refund transaction, with the distinct customers refunded. */
 export function refundsReport(
-  invoices: readonly CashflowInvoice[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
   query: CashflowQuery,
   fx: FxTable,
 ): RefundsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
-  const convert = toBase(fx, query);
+  const amountOf = transactionAmounts(table, fx, query);
   const totals = periods.map(() => ({ amount: 0, count: 0, customers: new Set<number>() }));
-  for (const invoice of invoices) {
-    for (const transaction of invoice.transactions) {
-      const index = isRefund(transaction) ? indexOf(transaction.day) : -1;
-      if (index < 0) continue;
-      const total = totals[index]!;
-      total.amount += convert(transaction.amount, invoice.currency, transaction.day);
-      total.count += 1;
-      total.customers.add(invoice.customer);
-    }
+  for (const transaction of selectTransactions(table, customers, query, SUCCESSFUL_REFUNDS)) {
+    const total = totals[indexOf(table.transactionDay[transaction]!)]!;
+    total.amount += amountOf(transaction);
+    total.count += 1;
+    total.customers.add(table.invoiceCustomer[table.transactionInvoice[transaction]!]!);
   }
   return periods.map((period, index) => ({
     date: dayString(period.start),

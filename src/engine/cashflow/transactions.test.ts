@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customers, fx, invoices, TODAY } from '../../../test/helpers/cashflow-fixture.js';
+import { customers, fx, table, TODAY } from '../../../test/helpers/cashflow-fixture.js';
 import { dayNumber as d } from '../days.js';
 import type { CashflowQuery } from './cashflow-data.js';
 import { isRefund } from './refunds.js';
@@ -17,7 +17,7 @@ const query: CashflowQuery = {
 
 describe('transactionsReport', () => {
   it('adds up successful payments less refunds per period, failed attempts left out', () => {
-    const rows = transactionsReport(invoices, query, fx);
+    const rows = transactionsReport(table, null, query, fx);
     expect(
       rows.map((row) => [row.date, row.payments, row.refund, row.net_amount, row.net_amount_change_pct]),
     ).toEqual([
@@ -35,14 +35,14 @@ describe('transactionsReport', () => {
   it('converts into another base currency, at one rate with a fixed day', () => {
     const november = { ...query, from: d('2026-11-01'), baseCurrency: 'eur' };
     // 10000 / 1.25 + 8000 + 6000 / 1.25 = 8000 + 8000 + 4800; refund 2500 / 1.25 = 2000.
-    expect(transactionsReport(invoices, november, fx)[0]).toMatchObject({
+    expect(transactionsReport(table, null, november, fx)[0]).toMatchObject({
       payments: 20800,
       refund: 2000,
       net_amount: 18800,
     });
     // At Sep 1's 1.20: 10000 / 1.2 = 8333.33, 6000 / 1.2 = 5000 -> 21333.33 -> 21333; 2083.33 -> 2083.
     const fixed = { ...november, fixedRateDay: d('2026-09-01') };
-    expect(transactionsReport(invoices, fixed, fx)[0]).toMatchObject({
+    expect(transactionsReport(table, null, fixed, fx)[0]).toMatchObject({
       payments: 21333,
       refund: 2083,
       net_amount: 19250,
@@ -53,7 +53,8 @@ describe('transactionsReport', () => {
 describe('transactionsSummary', () => {
   it('gives month, quarter and year to date beside the same spans before', () => {
     const summary = transactionsSummary(
-      invoices,
+      table,
+      null,
       { today: TODAY, baseCurrency: 'usd', fixedRateDay: null },
       fx,
     );
@@ -84,7 +85,14 @@ describe('transactionsSummary', () => {
 
 describe('transactionItems', () => {
   it('lists each transaction of the range, newest first, in both currencies', () => {
-    const items = transactionItems(invoices, customers, { ...query, from: d('2026-11-01') }, fx, everything);
+    const items = transactionItems(
+      table,
+      null,
+      customers,
+      { ...query, from: d('2026-11-01') },
+      fx,
+      everything,
+    );
     expect(
       items.map((item) => [
         item.date,
@@ -112,7 +120,7 @@ describe('transactionItems', () => {
 
   it('keeps only what the predicate accepts: the refunds detail', () => {
     expect(
-      transactionItems(invoices, customers, query, fx, everything, isRefund).map(
+      transactionItems(table, null, customers, query, fx, everything, isRefund).map(
         (item) => item.transaction_id,
       ),
     ).toHaveLength(1);

@@ -1,20 +1,21 @@
 import type { CustomerView } from '../account-snapshot.js';
-import { compareText } from '../compare-text.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import type { Period } from '../periods.js';
 import { percentageChange } from '../reports/summary.js';
 import { roundCents } from '../rounding.js';
 import {
-  type CashflowInvoice,
   type CashflowQuery,
-  type CashflowTransaction,
-  inSpan,
-  seriesPeriods,
-  toBase,
-  type InvoiceItemFields,
   invoiceItemFields,
+  type InvoiceItemFields,
+  keeps,
+  selectTransactions,
+  seriesPeriods,
+  SUCCESSFUL_TRANSACTIONS,
+  toBase,
+  transactionAmounts,
 } from './cashflow-data.js';
+import { type CashflowTable, firstAtOrBefore } from './cashflow-table.js';
 import { type Summary, type ToDateLayout, toDateSummary } from './to-date.js';
 
 export interface TransactionsRow {
@@ -46,8 +47,8 @@ interface Flow {
 
 const emptyFlow = (): Flow => ({ payments: 0, refunds: 0, paymentCount: 0, refundCount: 0 });
 
-function addTo(flow: Flow, transaction: CashflowTransaction, amountBase: number): void {
-  if (transaction.type === 'payment') {
+function addTo(flow: Flow, table: CashflowTable, transaction: number, amountBase: number): void {
+  if (table.isPayment(transaction)) {
     flow.payments += amountBase;
     flow.paymentCount += 1;
   } else {
@@ -56,21 +57,17 @@ function addTo(flow: Flow, transaction: CashflowTransaction, amountBase: number)
   }
 }
 
-/** Every successful transaction with the period index `slot` gives it (skipped when negative). */
+/** Adds the selected transactions to the flow `slot` gives their day (none when negative), in order. */
 function collect(
-  invoices: readonly CashflowInvoice[],
-  query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'>,
-  fx: FxTable,
+  table: CashflowTable,
+  selected: Int32Array,
+  amountOf: (transaction: number) => number,
   flows: Flow[],
   slot: (day: number) => number,
 ): void {
-  const convert = toBase(fx, query);
-  for (const invoice of invoices) {
-    for (const transaction of invoice.transactions) {
-      const index = transaction.successful ? slot(transaction.day) : -1;
-      if (index >= 0)
-        addTo(flows[index]!, transaction, convert(transaction.amount, invoice.currency, transaction.day));
-    }
+  for (const transaction of selected) {
+    const index = slot(table.transactionDay[transaction]!);
+    if (index >= 0) addTo(flows[index]!, table, transaction, amountOf(transaction));
   }
 }
 
@@ -86,13 +83,15 @@ function rounded(flow: Flow) {
  * by its transaction. The change is against the row before; the first row has none (null).
  */
 export function transactionsReport(
-  invoices: readonly CashflowInvoice[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
   query: CashflowQuery,
   fx: FxTable,
 ): TransactionsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
   const flows = periods.map(emptyFlow);
-  collect(invoices, query, fx, flows, indexOf);
+  const selected = selectTransactions(table, customers, query, SUCCESSFUL_TRANSACTIONS);
+  collect(table, selected, transactionAmounts(table, fx, query), flows, indexOf);
   let previous: number | null = null;
   return periods.map((period, index) => {
     const flow = flows[index]!;
@@ -119,59 +118,74 @@ export const TRANSACTIONS_SUMMARY: ToDateLayout = {
 
 /** Payments, refunds and net cash month, quarter and year to date, beside their twins. */
 export function transactionsSummary(
-  invoices: readonly CashflowInvoice[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
   query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'> & { today: number },
   fx: FxTable,
 ): Summary {
+  const amountOf = transactionAmounts(table, fx, query);
   return toDateSummary(query.today, TRANSACTIONS_SUMMARY, (span: Period) => {
     const flows = [emptyFlow()];
-    collect(invoices, query, fx, flows, (day) => (inSpan(day, span) ? 0 : -1));
+    const selected = selectTransactions(
+      table,
+      customers,
+      { from: span.start, to: span.end },
+      SUCCESSFUL_TRANSACTIONS,
+    );
+    collect(table, selected, amountOf, flows, () => 0);
     const { payments, refund, net_amount } = rounded(flows[0]!);
     return { payments, refunds: refund, net_amount };
   });
 }
 
 /**
- * One page of the transactions of the range that `keep` accepts, newest first, amounts in the
- * invoice's currency and in the base currency (each rounded once). Only the page's items are
- * built: a range may hold a million transactions.
+ * One page of the transactions of the range that `keep` accepts, newest first (then by
+ * invoice id and transaction id), amounts in the invoice's currency and in the base currency
+ * (each rounded once). The table keeps them in that order: the range is a binary search, and
+ * only the page's items are built.
  */
 export function transactionItems(
-  invoices: readonly CashflowInvoice[],
-  customers: readonly CustomerView[],
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  people: readonly CustomerView[],
   query: CashflowQuery,
   fx: FxTable,
   page: { offset: number; limit: number },
-  keep: (transaction: CashflowTransaction) => boolean = () => true,
+  keep: (table: CashflowTable, transaction: number) => boolean = () => true,
 ): TransactionItem[] {
   const convert = toBase(fx, query);
-  const found: { invoice: CashflowInvoice; transaction: CashflowTransaction }[] = [];
-  for (const invoice of invoices) {
-    for (const transaction of invoice.transactions) {
-      if (transaction.day >= query.from && transaction.day <= query.to && keep(transaction))
-        found.push({ invoice, transaction });
+  const order = table.transactionsNewestFirst;
+  const days = table.transactionDay;
+  const items: TransactionItem[] = [];
+  let skip = page.offset;
+  for (
+    let position = firstAtOrBefore(order, (transaction) => days[transaction]!, query.to);
+    position < order.length && days[order[position]!]! >= query.from && items.length < page.limit;
+    position++
+  ) {
+    const transaction = order[position]!;
+    const invoice = table.transactionInvoice[transaction]!;
+    if (!keeps(table, customers, invoice) || !keep(table, transaction)) continue;
+    if (skip > 0) {
+      skip -= 1;
+      continue;
     }
-  }
-  return found
-    .sort(
-      (a, b) =>
-        b.transaction.day - a.transaction.day ||
-        compareText(a.invoice.id, b.invoice.id) ||
-        compareText(a.transaction.id, b.transaction.id),
-    )
-    .slice(page.offset, page.offset + page.limit)
-    .map(({ invoice, transaction }) => ({
-      date: dayString(transaction.day),
-      transaction_id: transaction.id,
-      type: transaction.type,
-      result: transaction.successful ? ('successful' as const) : ('failed' as const),
-      payment_method: transaction.paymentMethod,
+    const method = table.transactionMethod[transaction]!;
+    items.push({
+      date: dayString(days[transaction]!),
+      transaction_id: table.transactionId[transaction]!,
+      type: table.isPayment(transaction) ? 'payment' : 'refund',
+      result: table.isSuccessful(transaction) ? 'successful' : 'failed',
+      payment_method: method < 0 ? null : table.paymentMethods[method]!,
       ...invoiceItemFields(
+        table,
         invoice,
-        customers[invoice.customer]!,
-        transaction.amount,
-        transaction.day,
+        people[table.invoiceCustomer[invoice]!]!,
+        table.transactionAmount[transaction]!,
+        days[transaction]!,
         convert,
       ),
-    }));
+    });
+  }
+  return items;
 }

@@ -5,6 +5,7 @@ import { move, movementsOf } from '../../../test/helpers/movements.js';
 import { buildAccountSnapshot } from '../account-snapshot.js';
 import { breakdownGroups } from '../breakdown.js';
 import type { CashflowInvoice } from '../cashflow/cashflow-data.js';
+import { buildCashflowTable } from '../cashflow/cashflow-table.js';
 import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { type MapQuery, mapReport } from './map.js';
@@ -85,7 +86,6 @@ const invoice = (id: string, customer: number, attempts: [string, boolean][]): C
   paymentDay: null,
   status: 'paid',
   total: 1000,
-  lines: [],
   transactions: attempts.map(([day, successful], n) => ({
     id: `${id}-${n}`,
     day: d(day),
@@ -96,7 +96,7 @@ const invoice = (id: string, customer: number, attempts: [string, boolean][]): C
   })),
 });
 // a fails on Oct 3 and pays Oct 5; b and d pay Oct 1; c's failure of Sep 10 lies before the range.
-const invoices = [
+const invoices = buildCashflowTable([
   invoice('ia', 0, [
     ['2026-10-03', false],
     ['2026-10-05', true],
@@ -104,7 +104,7 @@ const invoices = [
   invoice('ib', 1, [['2026-10-01', true]]),
   invoice('id', 4, [['2026-10-01', true]]),
   invoice('ic', 3, [['2026-09-10', false]]),
-];
+]);
 
 const query: MapQuery = {
   today: d('2026-11-23'),
@@ -246,7 +246,7 @@ describe('mapReport', () => {
           ),
         );
         const range = { ...query, today: base + 650, from: base + 380, to: base + 700, fixFx };
-        const report = mapReport(random, [], range, fx);
+        const report = mapReport(random, buildCashflowTable([]), range, fx);
         const groups = [...Object.values(report.list), ...(report.unknown ? [report.unknown] : [])];
         const rows = mrrReport(random.movements, { ...range, interval: 'month', committed: false }, fx);
         const last = rows[rows.length - 1]!;

@@ -1,6 +1,7 @@
 import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownGroups } from '../breakdown.js';
-import type { CashflowInvoice } from '../cashflow/cashflow-data.js';
+import type { CashflowTable } from '../cashflow/cashflow-table.js';
+import { failureCountsByGroup } from '../cashflow/failure-rate.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { twoDecimals } from '../rounding.js';
 import type { FxTable } from '../fx-table.js';
@@ -8,7 +9,6 @@ import { periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import { MOVEMENT_KINDS } from '../snapshot.js';
 import { baselineOf, cohortFigures, cohortRates, type Rates } from './cohort-windows.js';
-import { failureCountsByGroup } from './payment-failures.js';
 
 export interface MapQuery {
   today: number;
@@ -118,7 +118,7 @@ function newBusiness(
  */
 export function mapReport(
   snapshot: AccountSnapshot,
-  invoices: readonly CashflowInvoice[],
+  cashflow: CashflowTable,
   query: MapQuery,
   fx: FxTable,
 ): MapReport {
@@ -144,7 +144,8 @@ export function mapReport(
   const atEnd = figures.pop()!;
   const funnel = funnelCounts(snapshot, groupOf, groupCount, query);
   const fresh = newBusiness(snapshot, groupOf, groupCount, query, fx);
-  const failures = failureCountsByGroup(invoices, groupOf, groupCount, { start: query.from, end: query.to });
+  // Per group: invoices with a payment attempt in the range, and those whose first failure is in it.
+  const failures = failureCountsByGroup(cashflow, groupOf, groupCount, { start: query.from, end: query.to });
   // Shares are of the sums of the groups, so that they add up to 100 %.
   const totalOf = (figure: (group: number) => number) =>
     values.reduce((sum, _, group) => sum + figure(group), 0);

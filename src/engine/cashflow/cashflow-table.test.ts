@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { FxTable } from '../fx-table.js';
+import type { CashflowInvoice, CashflowTransaction } from './cashflow-data.js';
+import { PAYMENTS, selectTransactions, SUCCESSFUL_TRANSACTIONS } from './cashflow-data.js';
+import { buildCashflowTable, firstAtOrBefore, NO_DAY, REFUND, SUCCESSFUL } from './cashflow-table.js';
+
+const tx = (id: string, day: number, amount: number, type: 'payment' | 'refund', successful: boolean) => ({
+  id,
+  day,
+  type,
+  successful,
+  amount,
+  paymentMethod: type === 'refund' ? null : 'card',
+});
+
+const invoice = (
+  id: string,
+  customer: number,
+  day: number,
+  currency: string,
+  transactions: CashflowTransaction[],
+): CashflowInvoice => ({
+  id,
+  number: id.toUpperCase(),
+  description: null,
+  customer,
+  currency,
+  day,
+  dueDay: day + 14,
+  paymentDay: null,
+  status: 'open',
+  total: 1000,
+  transactions,
+});
+
+// b fails on day 10 and is paid on day 12; a (EUR) is paid and half refunded on day 12; c has nothing.
+const table = buildCashflowTable([
+  invoice('b', 0, 10, 'usd', [tx('x2', 10, 1000, 'payment', false), tx('x1', 12, 1000, 'payment', true)]),
+  invoice('a', 1, 11, 'eur', [tx('y', 12, 1000, 'payment', true), tx('z', 12, 500, 'refund', true)]),
+  invoice('c', 0, 11, 'usd', []),
+]);
+
+describe('buildCashflowTable', () => {
+  it('keeps each invoice its contiguous transactions, with flags and interned strings', () => {
+    expect(table.invoiceCount).toBe(3);
+    expect(table.transactionCount).toBe(4);
+    expect([...table.transactionStart]).toEqual([0, 2, 4, 4]);
+    expect([...table.transactionInvoice]).toEqual([0, 0, 1, 1]);
+    expect([...table.transactionFlags]).toEqual([0, SUCCESSFUL, SUCCESSFUL, SUCCESSFUL | REFUND]);
+    expect(table.currencies).toEqual(['usd', 'eur']);
+    expect([...table.invoiceCurrency]).toEqual([0, 1, 0]);
+    expect(table.paymentMethods).toEqual(['card']);
+    expect([...table.transactionMethod]).toEqual([0, 0, 0, -1]);
+    expect([...table.paymentDay]).toEqual([NO_DAY, NO_DAY, NO_DAY]);
+    expect([...table.dueDay]).toEqual([24, 25, 25]);
+    expect([...table.openAndDue]).toEqual([0, 1, 2]);
+  });
+
+  it('orders transactions and invoices newest first, ties by invoice id then transaction id', () => {
+    // Day 12: a's y and z, then b's x1; day 10: b's x2.
+    expect([...table.transactionsNewestFirst]).toEqual([2, 3, 1, 0]);
+    // Day 11: a, c; day 10: b.
+    expect([...table.invoicesNewestFirst]).toEqual([1, 2, 0]);
+  });
+
+  it("finds each invoice's first failed attempt and the payment that recovered it", () => {
+    expect([...table.firstFailure]).toEqual([0, -1, -1]);
+    expect([...table.recovery]).toEqual([1, -1, -1]);
+    expect([...table.failingNewestFirst]).toEqual([0]);
+    expect(table.failureDay(0)).toBe(10);
+  });
+
+  it('converts every amount once per rate table and base currency, at its own day', () => {
+    const fx = FxTable.build([{ day: '1970-01-01', currency: 'usd', perEur: 1.25 }]);
+    const inUsd = table.amountsIn(fx, 'usd');
+    // a's 1000 and 500 EUR at 1.25.
+    expect([...inUsd]).toEqual([1000, 1000, 1250, 625]);
+    expect(table.amountsIn(fx, 'usd')).toBe(inUsd);
+    // b's 1000 USD / 1.25.
+    expect([...table.amountsIn(fx, 'eur')]).toEqual([800, 800, 1000, 500]);
+  });
+});
+
+describe('selectTransactions', () => {
+  it('keeps a kind in a day range, of the customers a mask keeps, in table order', () => {
+    const select = (from: number, to: number, mask: Uint8Array | null = null) => [
+      ...selectTransactions(table, mask, { from, to }, SUCCESSFUL_TRANSACTIONS),
+    ];
+    expect(select(0, 20)).toEqual([1, 2, 3]);
+    expect(select(11, 12, Uint8Array.of(0, 1))).toEqual([2, 3]);
+    expect(select(13, 20)).toEqual([]);
+    expect([...selectTransactions(table, null, { from: 10, to: 12 }, PAYMENTS)]).toEqual([0, 1, 2]);
+  });
+
+  it('reads a narrow range from the newest-first order, back in table order', () => {
+    // 20 invoices of two payments each on day k % 10; ids fall as k grows, so newest first puts
+    // invoice 10 before invoice 0. Day 0 holds 4 of the 40 transactions: a narrow range.
+    const many = buildCashflowTable(
+      Array.from({ length: 20 }, (_, k) =>
+        invoice(`i${99 - k}`, k, k % 10, 'usd', [
+          tx(`p${k}`, k % 10, 100, 'payment', true),
+          tx(`q${k}`, k % 10, 100, 'payment', true),
+        ]),
+      ),
+    );
+    expect([...many.transactionsNewestFirst.subarray(-4)]).toEqual([20, 21, 0, 1]);
+    expect([...selectTransactions(many, null, { from: 0, to: 0 }, PAYMENTS)]).toEqual([0, 1, 20, 21]);
+    const onlyInvoice10 = Uint8Array.from({ length: 20 }, (_, k) => (k === 10 ? 1 : 0));
+    expect([...selectTransactions(many, onlyInvoice10, { from: 0, to: 0 }, PAYMENTS)]).toEqual([20, 21]);
+  });
+});
+
+describe('firstAtOrBefore', () => {
+  it('binary-searches a newest-first order', () => {
+    const dayOf = (transaction: number) => table.transactionDay[transaction]!;
+    expect(firstAtOrBefore(table.transactionsNewestFirst, dayOf, 12)).toBe(0);
+    expect(firstAtOrBefore(table.transactionsNewestFirst, dayOf, 11)).toBe(3);
+    expect(firstAtOrBefore(table.transactionsNewestFirst, dayOf, 9)).toBe(4);
+  });
+});

@@ -1,0 +1,100 @@
+import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
+import { buildCashflowTable, type CashflowTable } from '../engine/cashflow/cashflow-table.js';
+import { dayNumber } from '../engine/days.js';
+import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
+import type { Store } from '../store/open-store.js';
+import { keyString, type RecordKey } from '../store/records-repo.js';
+
+const dayOrNull = (text: string | null) => (text === null ? null : dayNumber(text.slice(0, 10)));
+
+function toCashflowInvoice(row: CashflowInvoiceRow, customer: number): CashflowInvoice {
+  return {
+    id: row.id,
+    number: row.number,
+    description: row.description,
+    customer,
+    currency: row.currency,
+    day: dayNumber(row.date),
+    dueDay: dayOrNull(row.due_date),
+    paymentDay: dayOrNull(row.payment_date),
+    status: row.status,
+    total: row.amount,
+    // Stored instants are UTC ISO strings, so text order is time order; sort keeps ties stable.
+    transactions: [...row.transactions]
+      .sort((a, b) => a.date.localeCompare(b.date))
+      .map((transaction) => ({
+        id: transaction.id,
+        day: dayNumber(transaction.date.slice(0, 10)),
+        type: transaction.type,
+        successful: transaction.result === 'successful',
+        amount: transaction.amount,
+        paymentMethod: transaction.payment_method,
+      })),
+  };
+}
+
+/** The rows of customers the snapshot holds, one invoice object at a time for the table builder. */
+function* invoicesOf(rows: readonly CashflowInvoiceRow[], indexes: ReadonlyMap<string, number>) {
+  for (const row of rows) {
+    const index = indexes.get(keyString({ dataSourceId: row.data_source, id: row.customer_id }));
+    if (index !== undefined) yield toCashflowInvoice(row, index);
+  }
+}
+
+/**
+ * Each account's invoices as the cashflow engine's table, tied to the snapshot's customer
+ * indexes and kept until the snapshot's data version moves. An invoice written after the
+ * snapshot was built, for a customer it does not hold yet, waits for the next version. Calls
+ * that arrive while a version's table is being built wait for that build: a dashboard asks for
+ * several cashflow reports at once, and each build reads every invoice of the account.
+ */
+export function createCashflowTables(store: Store) {
+  const cache = new Map<string, { version: number; table: Promise<CashflowTable> }>();
+
+  async function build(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
+    const indexes = new Map(
+      snapshot.customers.map((customer, index) => [
+        keyString({ dataSourceId: customer.dataSourceId, id: customer.id }),
+        index,
+      ]),
+    );
+    return buildCashflowTable(invoicesOf(await store.cashflow.invoices(accountId), indexes));
+  }
+
+  return function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
+    const cached = cache.get(accountId);
+    if (cached && cached.version === snapshot.version) return cached.table;
+    const entry = { version: snapshot.version, table: build(accountId, snapshot) };
+    cache.set(accountId, entry);
+    // A failed read is not kept: the next call tries again.
+    entry.table.catch(() => {
+      if (cache.get(accountId) === entry) cache.delete(accountId);
+    });
+    return entry.table;
+  };
+}
+
+/** The lines of the given invoices, in the order of the keys (none for an invoice since deleted). */
+export async function invoiceLines(
+  store: Store,
+  accountId: string,
+  keys: readonly RecordKey[],
+): Promise<CashflowLine[][]> {
+  const rows = await store.cashflow.lines(accountId, keys);
+  const byKey = new Map(
+    rows.map((row) => [
+      keyString({ dataSourceId: row.data_source, id: row.id }),
+      row.lines.map((line) => ({
+        description: line.description,
+        amount: line.amount,
+        quantity: line.quantity,
+        periodStart: line.period_start,
+        periodEnd: line.period_end,
+      })),
+    ]),
+  );
+  return keys.map((key) => byKey.get(keyString(key)) ?? []);
+}
+
+export type CashflowTables = ReturnType<typeof createCashflowTables>;

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { buildAccountSnapshot } from '../../src/engine/account-snapshot.js';
+import { createCashflowTables } from '../../src/services/cashflow-tables.js';
+import type { CashflowInvoiceRow } from '../../src/store/cashflow-repo.js';
+import type { Store } from '../../src/store/open-store.js';
+import { customerView } from '../helpers/customer-view.js';
+
+const row = (id: string, customer: string): CashflowInvoiceRow => ({
+  id,
+  data_source: 'ds1',
+  customer_id: customer,
+  date: '2026-11-01',
+  due_date: null,
+  currency: 'usd',
+  status: 'paid',
+  number: null,
+  description: null,
+  payment_date: null,
+  amount: 1000,
+  transactions: [
+    {
+      id: `${id}-late`,
+      date: '2026-11-03T09:00:00.000Z',
+      type: 'payment',
+      result: 'successful',
+      amount: 1000,
+      payment_method: null,
+    },
+    {
+      id: `${id}-early`,
+      date: '2026-11-02T09:00:00.000Z',
+      type: 'payment',
+      result: 'failed',
+      amount: 1000,
+      payment_method: null,
+    },
+  ],
+});
+
+/** A store whose cashflow read counts its calls and fails when told to. */
+function fakeStore(rows: CashflowInvoiceRow[]) {
+  const state = { reads: 0, fail: false };
+  const store = {
+    cashflow: {
+      invoices: () => {
+        state.reads += 1;
+        return state.fail ? Promise.reject(new Error('down')) : Promise.resolve(rows);
+      },
+    },
+  } as unknown as Store;
+  return { store, state };
+}
+
+describe('cashflow tables', () => {
+  const snapshot = (version: number) =>
+    buildAccountSnapshot(version, [customerView('c1'), customerView('c2')]);
+
+  it("builds one table per data version, from the snapshot's customers, transactions in time order", async () => {
+    const { store, state } = fakeStore([row('i1', 'c2'), row('i2', 'unknown')]);
+    const tables = createCashflowTables(store);
+    const [first, second] = await Promise.all([tables('a', snapshot(1)), tables('a', snapshot(1))]);
+    expect(first).toBe(second);
+    expect(state.reads).toBe(1);
+    // i2's customer is not in the snapshot; i1 belongs to c2, index 1.
+    expect(first.invoiceId).toEqual(['i1']);
+    expect([...first.invoiceCustomer]).toEqual([1]);
+    expect(first.transactionId).toEqual(['i1-early', 'i1-late']);
+    expect(await tables('a', snapshot(2))).not.toBe(first);
+    expect(state.reads).toBe(2);
+  });
+
+  it('reads again after a failed read', async () => {
+    const { store, state } = fakeStore([row('i1', 'c1')]);
+    const tables = createCashflowTables(store);
+    state.fail = true;
+    await expect(tables('a', snapshot(1))).rejects.toThrow('down');
+    state.fail = false;
+    expect((await tables('a', snapshot(1))).invoiceCount).toBe(1);
+    expect(state.reads).toBe(2);
+  });
+});

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/services/clock.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import type { Db } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
+import { storeOver } from '../../src/store/open-store.js';
+import { openPgliteDb } from '../../src/store/pglite-db.js';
+import { openPostgresDb } from '../../src/store/postgres-db.js';
+import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+
+describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
+  let location: TestLocation;
+  let db: Db;
+  let services: Services;
+  let accountId: string;
+  let source: string;
+
+  beforeAll(async () => {
+    location = await createTestLocation(kind);
+    db =
+      'databaseUrl' in location.location
+        ? await openPostgresDb(location.location.databaseUrl)
+        : await openPgliteDb(location.location.dataDir);
+    await migrate(db);
+    services = createServices(storeOver(db), fixedClock('2026-11-23T12:00:00Z'));
+    accountId = (await services.accounts.create({ name: 'Cashflow' })).account.id;
+    await services.customers.upsert(accountId, { id: 'c1', name: 'One' });
+    await services.plans.import(accountId, { id: 'p1', name: 'P1', billing_freq: 'month', currency: 'usd' });
+    await services.invoices.import(accountId, [
+      {
+        id: 'in1',
+        customer_id: 'c1',
+        date: '2025-01-01',
+        currency: 'usd',
+        lines: [
+          { plan_id: 'p1', amount: 1000, period_start: '2025-01-01', period_end: '2025-02-01' },
+          { type: 'one_time', amount: 50, description: 'Setup' },
+        ],
+        transactions: [{ id: 't1', date: '2025-01-02', type: 'payment', result: 'successful', amount: 1050 }],
+      },
+      { id: 'in2', customer_id: 'c1', date: '2025-02-01', currency: 'usd', amount: 700 },
+    ]);
+    source = (await services.store.cashflow.invoices(accountId))[0]!.data_source;
+  });
+  afterAll(async () => {
+    await db.close();
+    await location.drop();
+  });
+
+  it('reads invoices with their transactions and without lines', async () => {
+    const rows = await services.store.cashflow.invoices(accountId);
+    expect(rows.map((row) => [row.id, row.amount, row.transactions.length])).toEqual([
+      ['in1', 1050, 1],
+      ['in2', 700, 0],
+    ]);
+    expect(rows[0]).not.toHaveProperty('lines');
+  });
+
+  it('reads the lines of the invoices asked for, in their order, and none for an unknown one', async () => {
+    const rows = await services.store.cashflow.lines(accountId, [
+      { dataSourceId: source, id: 'in2' },
+      { dataSourceId: source, id: 'in1' },
+      { dataSourceId: source, id: 'gone' },
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get('in1')!.data_source).toBe(source);
+    expect(byId.get('in1')!.lines.map((line) => [line.amount, line.description, line.period_start])).toEqual([
+      [1000, null, '2025-01-01'],
+      [50, 'Setup', null],
+    ]);
+    expect(byId.get('in2')!.lines).toEqual([]);
+    expect(byId.get('gone')?.lines ?? []).toEqual([]);
+    expect(await services.store.cashflow.lines(accountId, [])).toEqual([]);
+  });
+});
