@@ -1,6 +1,6 @@
 import type { AccountSnapshot } from '../engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
-import { buildCashflowTable, type CashflowTable } from '../engine/cashflow/cashflow-table.js';
+import { type CashflowTable, CashflowTableBuilder } from '../engine/cashflow/cashflow-table.js';
 import { dayNumber } from '../engine/days.js';
 import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
@@ -34,13 +34,8 @@ function toCashflowInvoice(row: CashflowInvoiceRow, customer: number): CashflowI
   };
 }
 
-/** The rows of customers the snapshot holds, one invoice object at a time for the table builder. */
-function* invoicesOf(rows: readonly CashflowInvoiceRow[], indexes: ReadonlyMap<string, number>) {
-  for (const row of rows) {
-    const index = indexes.get(keyString({ dataSourceId: row.data_source, id: row.customer_id }));
-    if (index !== undefined) yield toCashflowInvoice(row, index);
-  }
-}
+/** Invoices read per page while a table is built: bounds the rows held at once. */
+const PAGE = 20_000;
 
 /**
  * Each account's invoices as the cashflow engine's table, tied to the snapshot's customer
@@ -59,7 +54,14 @@ export function createCashflowTables(store: Store) {
         index,
       ]),
     );
-    return buildCashflowTable(invoicesOf(await store.cashflow.invoices(accountId), indexes));
+    const builder = new CashflowTableBuilder();
+    for await (const rows of store.cashflow.invoicePages(accountId, PAGE)) {
+      for (const row of rows) {
+        const index = indexes.get(keyString({ dataSourceId: row.data_source, id: row.customer_id }));
+        if (index !== undefined) builder.add(toCashflowInvoice(row, index));
+      }
+    }
+    return builder.finish();
   }
 
   return function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {

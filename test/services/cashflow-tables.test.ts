@@ -42,9 +42,10 @@ function fakeStore(rows: CashflowInvoiceRow[]) {
   const state = { reads: 0, fail: false };
   const store = {
     cashflow: {
-      invoices: () => {
+      async *invoicePages() {
         state.reads += 1;
-        return state.fail ? Promise.reject(new Error('down')) : Promise.resolve(rows);
+        if (state.fail) throw new Error('down');
+        yield await Promise.resolve(rows);
       },
     },
   } as unknown as Store;

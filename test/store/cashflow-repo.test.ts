@@ -13,6 +13,12 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
   let db: Db;
   let services: Services;
   let accountId: string;
+  /** Every invoice, read in pages of `size`. */
+  const invoices = async (size: number) => {
+    const rows = [];
+    for await (const page of services.store.cashflow.invoicePages(accountId, size)) rows.push(...page);
+    return rows;
+  };
   let source: string;
 
   beforeAll(async () => {
@@ -40,20 +46,30 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
       },
       { id: 'in2', customer_id: 'c1', date: '2025-02-01', currency: 'usd', amount: 700 },
     ]);
-    source = (await services.store.cashflow.invoices(accountId))[0]!.data_source;
+    source = (await invoices(1))[0]!.data_source;
   });
   afterAll(async () => {
     await db.close();
     await location.drop();
   });
 
-  it('reads invoices with their transactions and without lines', async () => {
-    const rows = await services.store.cashflow.invoices(accountId);
+  it('reads invoices with their transactions and without lines, the same in pages of any size', async () => {
+    const rows = await invoices(10);
     expect(rows.map((row) => [row.id, row.amount, row.transactions.length])).toEqual([
       ['in1', 1050, 1],
       ['in2', 700, 0],
     ]);
+    expect(rows[0]!.transactions[0]).toEqual({
+      id: 't1',
+      date: '2025-01-02T00:00:00.000Z',
+      type: 'payment',
+      result: 'successful',
+      amount: 1050,
+      payment_method: null,
+    });
     expect(rows[0]).not.toHaveProperty('lines');
+    expect(await invoices(1)).toEqual(rows);
+    expect(await invoices(2)).toEqual(rows);
   });
 
   it('reads the lines of the invoices asked for, in their order, and none for an unknown one', async () => {

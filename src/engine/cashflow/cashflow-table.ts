@@ -229,76 +229,91 @@ export function firstAtOrBefore(order: Int32Array, dayOf: (index: number) => num
 }
 
 /**
- * Builds the table from invoices (transactions in time order) read one at a time, so no list
- * of them needs to be kept.
+ * Fills a table from invoices (transactions in time order) added one at a time, so no list of
+ * them needs to be kept: the service adds each page of rows as the store reads it.
  */
-export function buildCashflowTable(invoices: Iterable<CashflowInvoice>): CashflowTable {
-  const ids: string[] = [];
-  const numbers: (string | null)[] = [];
-  const descriptions: (string | null)[] = [];
-  const customers = new Column(Int32Array);
-  const days = new Column(Int32Array);
-  const dueDays = new Column(Int32Array);
-  const paymentDays = new Column(Int32Array);
-  const statusCodes = new Column(Uint8Array);
-  const totals = new Column(Float64Array);
-  const currencyCodes = new Column(Uint16Array);
-  const starts = new Column(Int32Array);
-  const transactionDays = new Column(Int32Array);
-  const flags = new Column(Uint8Array);
-  const amounts = new Column(Float64Array);
-  const owners = new Column(Int32Array);
-  const transactionIds: string[] = [];
-  const methods = new Column(Int32Array);
-  const statuses = new Interner<InvoiceStatus>();
-  const currencies = new Interner<string>();
-  const paymentMethods = new Interner<string>();
-  starts.push(0);
-  for (const invoice of invoices) {
-    const index = ids.length;
-    ids.push(invoice.id);
-    numbers.push(invoice.number);
-    descriptions.push(invoice.description);
-    customers.push(invoice.customer);
-    days.push(invoice.day);
-    dueDays.push(invoice.dueDay ?? NO_DAY);
-    paymentDays.push(invoice.paymentDay ?? NO_DAY);
-    statusCodes.push(statuses.indexOf(invoice.status));
-    totals.push(invoice.total);
-    currencyCodes.push(currencies.indexOf(invoice.currency));
+export class CashflowTableBuilder {
+  private readonly ids: string[] = [];
+  private readonly numbers: (string | null)[] = [];
+  private readonly descriptions: (string | null)[] = [];
+  private readonly customers = new Column(Int32Array);
+  private readonly days = new Column(Int32Array);
+  private readonly dueDays = new Column(Int32Array);
+  private readonly paymentDays = new Column(Int32Array);
+  private readonly statusCodes = new Column(Uint8Array);
+  private readonly totals = new Column(Float64Array);
+  private readonly currencyCodes = new Column(Uint16Array);
+  private readonly starts = new Column(Int32Array);
+  private readonly transactionDays = new Column(Int32Array);
+  private readonly flags = new Column(Uint8Array);
+  private readonly amounts = new Column(Float64Array);
+  private readonly owners = new Column(Int32Array);
+  private readonly transactionIds: string[] = [];
+  private readonly methods = new Column(Int32Array);
+  private readonly statuses = new Interner<InvoiceStatus>();
+  private readonly currencies = new Interner<string>();
+  private readonly paymentMethods = new Interner<string>();
+
+  constructor() {
+    this.starts.push(0);
+  }
+
+  add(invoice: CashflowInvoice): void {
+    const index = this.ids.length;
+    this.ids.push(invoice.id);
+    this.numbers.push(invoice.number);
+    this.descriptions.push(invoice.description);
+    this.customers.push(invoice.customer);
+    this.days.push(invoice.day);
+    this.dueDays.push(invoice.dueDay ?? NO_DAY);
+    this.paymentDays.push(invoice.paymentDay ?? NO_DAY);
+    this.statusCodes.push(this.statuses.indexOf(invoice.status));
+    this.totals.push(invoice.total);
+    this.currencyCodes.push(this.currencies.indexOf(invoice.currency));
     for (const transaction of invoice.transactions) {
-      transactionDays.push(transaction.day);
-      flags.push((transaction.type === 'refund' ? REFUND : 0) | (transaction.successful ? SUCCESSFUL : 0));
-      amounts.push(transaction.amount);
-      owners.push(index);
-      transactionIds.push(transaction.id);
-      methods.push(
-        transaction.paymentMethod === null ? -1 : paymentMethods.indexOf(transaction.paymentMethod),
+      this.transactionDays.push(transaction.day);
+      this.flags.push(
+        (transaction.type === 'refund' ? REFUND : 0) | (transaction.successful ? SUCCESSFUL : 0),
+      );
+      this.amounts.push(transaction.amount);
+      this.owners.push(index);
+      this.transactionIds.push(transaction.id);
+      this.methods.push(
+        transaction.paymentMethod === null ? -1 : this.paymentMethods.indexOf(transaction.paymentMethod),
       );
     }
-    starts.push(transactionIds.length);
+    this.starts.push(this.transactionIds.length);
   }
-  return new CashflowTable(
-    ids.length,
-    ids,
-    numbers,
-    descriptions,
-    customers.values(),
-    days.values(),
-    dueDays.values(),
-    paymentDays.values(),
-    statusCodes.values(),
-    statuses.values,
-    totals.values(),
-    currencyCodes.values(),
-    currencies.values,
-    starts.values(),
-    transactionDays.values(),
-    flags.values(),
-    amounts.values(),
-    owners.values(),
-    transactionIds,
-    methods.values(),
-    paymentMethods.values,
-  );
+
+  finish(): CashflowTable {
+    return new CashflowTable(
+      this.ids.length,
+      this.ids,
+      this.numbers,
+      this.descriptions,
+      this.customers.values(),
+      this.days.values(),
+      this.dueDays.values(),
+      this.paymentDays.values(),
+      this.statusCodes.values(),
+      this.statuses.values,
+      this.totals.values(),
+      this.currencyCodes.values(),
+      this.currencies.values,
+      this.starts.values(),
+      this.transactionDays.values(),
+      this.flags.values(),
+      this.amounts.values(),
+      this.owners.values(),
+      this.transactionIds,
+      this.methods.values(),
+      this.paymentMethods.values,
+    );
+  }
+}
+
+export function buildCashflowTable(invoices: Iterable<CashflowInvoice>): CashflowTable {
+  const builder = new CashflowTableBuilder();
+  for (const invoice of invoices) builder.add(invoice);
+  return builder.finish();
 }
