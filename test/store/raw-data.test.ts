@@ -187,4 +187,25 @@ describe.each(STORE_KINDS)('raw data writes on %s', (kind) => {
     expect(await claim()).toEqual([{ dataSourceId: other.id, id: 'x1' }]);
     expect(await db.query('select 1 from invoices where data_source_id = $1', [other.id])).toEqual([]);
   });
+
+  it('deleting an account deletes its invoices, their lines and transactions, and its subscriptions', async () => {
+    await services.subscriptions.import(accountId, { id: 's2', customer_id: 'c1', started_at: '2025-01-01' });
+    const tables = ['invoices', 'invoice_lines', 'invoice_transactions', 'subscriptions'];
+    const counts = async () => {
+      const rows = [];
+      for (const table of tables) {
+        rows.push(
+          (
+            await db.query<{ n: number }>(`select count(*)::int as n from ${table} where account_id = $1`, [
+              accountId,
+            ])
+          )[0]!.n,
+        );
+      }
+      return rows;
+    };
+    expect((await counts()).every((n) => n > 0)).toBe(true);
+    await db.query('delete from accounts where account_id = $1', [accountId]);
+    expect(await counts()).toEqual([0, 0, 0, 0]);
+  });
 });
