@@ -91,10 +91,7 @@ export function invoicesRepo(db: Queryable) {
     /** Writes whole invoices: an existing invoice's lines and transactions are replaced, not merged. */
     async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<void> {
       if (invoices.length === 0) return;
-      const keys = keysJson(
-        invoices.map((invoice) => ({ dataSourceId: invoice.data_source, id: invoice.id })),
-      );
-      await bulkWrite(
+      const written = await bulkWrite<{ s: string; i: string; replaced: boolean }>(
         db,
         accountId,
         {
@@ -113,6 +110,8 @@ export function invoicesRepo(db: Queryable) {
             total: 'bigint',
           },
           conflictKey: ['data_source_id', 'invoice_id'],
+          // An inserted row has no xmax; one that replaced a stored invoice carries this transaction's.
+          returning: 'data_source_id as s, invoice_id as i, xmax <> 0 as replaced',
         },
         invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
           data_source_id: data_source,
@@ -121,7 +120,10 @@ export function invoicesRepo(db: Queryable) {
           ...values,
         })),
       );
-      for (const table of ['invoice_lines', 'invoice_transactions']) {
+      // Only a replaced invoice can have lines and transactions already; a new one has none.
+      const replaced = written.filter((row) => row.replaced);
+      const keys = keysJson(replaced.map((row) => ({ dataSourceId: row.s, id: row.i })));
+      for (const table of replaced.length > 0 ? ['invoice_lines', 'invoice_transactions'] : []) {
         await db.query(
           `delete from ${table} c using ${KEYS}
            where c.account_id = $1 and c.data_source_id = k.s and c.invoice_id = k.i`,
