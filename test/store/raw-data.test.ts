@@ -188,6 +188,28 @@ describe.each(STORE_KINDS)('raw data writes on %s', (kind) => {
     expect(await db.query('select 1 from invoices where data_source_id = $1', [other.id])).toEqual([]);
   });
 
+  it('deleting an invoice, or its customer, deletes its lines and transactions', async () => {
+    await services.customers.upsert(accountId, { id: 'c9', name: 'Nine' });
+    await services.invoices.import(accountId, [
+      { ...invoiceFor(91), customer_id: 'c9' },
+      { ...invoiceFor(92), customer_id: 'c9' },
+    ]);
+    const children = async (invoiceId: string) =>
+      (
+        await db.query<{ n: number }>(
+          `select (select count(*) from invoice_lines where invoice_id = $1)
+             + (select count(*) from invoice_transactions where invoice_id = $1) as n`,
+          [invoiceId],
+        )
+      )[0]!.n;
+    // Two lines and one transaction each.
+    expect([await children('in91'), await children('in92')]).toEqual([3, 3]);
+    await services.invoices.delete(accountId, 'in91');
+    expect([await children('in91'), await children('in92')]).toEqual([0, 3]);
+    await services.customers.delete(accountId, 'c9');
+    expect(await children('in92')).toBe(0);
+  });
+
   it('deleting an account deletes its invoices, their lines and transactions, and its subscriptions', async () => {
     await services.subscriptions.import(accountId, { id: 's2', customer_id: 'c1', started_at: '2025-01-01' });
     const tables = ['invoices', 'invoice_lines', 'invoice_transactions', 'subscriptions'];
