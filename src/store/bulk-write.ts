@@ -1,3 +1,4 @@
+import { csvRows } from './csv-rows.js';
 import type { Queryable, Row } from './db.js';
 
 /** Rows per statement: big enough to be fast, small enough to keep one statement's JSON modest. */
@@ -16,7 +17,7 @@ export interface BulkWriteSpec {
 /**
  * Inserts many rows of one account with one statement per chunk: the rows travel as one JSON
  * parameter unpacked by `json_to_recordset`, so there is no round trip per row and no limit
- * on the number of bind parameters.
+ * on the number of bind parameters. Plain inserts go through COPY where the driver offers it.
  */
 export async function bulkWrite<T = Row>(
   db: Queryable,
@@ -25,6 +26,11 @@ export async function bulkWrite<T = Row>(
   rows: Row[],
 ): Promise<T[]> {
   const names = Object.keys(spec.columns);
+  if (db.copyCsv && !spec.conflictKey && !spec.returning) {
+    if (rows.length > 0)
+      await db.copyCsv(spec.table, ['account_id', ...names], csvRows(accountId, spec.columns, rows));
+    return [];
+  }
   const recordType = names.map((name) => `${name} ${spec.columns[name]}`).join(', ');
   const conflict = spec.conflictKey
     ? ` on conflict (account_id, ${spec.conflictKey.join(', ')}) do update set ${names
