@@ -5,7 +5,9 @@ function field(value: unknown, sqlType: string): string {
   // A json column takes the value as JSON text, strings included.
   if (sqlType === 'json' || sqlType === 'jsonb') return quoted(JSON.stringify(value));
   if (typeof value === 'string') return quoted(value);
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // Any other value as its JSON text, as `json_to_recordset` would read it into a text column.
+  return quoted(JSON.stringify(value));
 }
 
 // Every string is quoted, so an unquoted empty field can only be NULL, as COPY reads it.
