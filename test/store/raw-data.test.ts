@@ -3,7 +3,7 @@ import { fixedClock } from '../../src/services/clock.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
-import { storeOver } from '../../src/store/open-store.js';
+import { repos, storeOver } from '../../src/store/open-store.js';
 import { openPgliteDb } from '../../src/store/pglite-db.js';
 import { openPostgresDb } from '../../src/store/postgres-db.js';
 import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
@@ -208,6 +208,30 @@ describe.each(STORE_KINDS)('raw data writes on %s', (kind) => {
     expect([await children('in91'), await children('in92')]).toEqual([0, 3]);
     await services.customers.delete(accountId, 'c9');
     expect(await children('in92')).toBe(0);
+  });
+
+  it.runIf(kind === 'postgres')('an import holds its customers: deleting one waits for it', async () => {
+    await services.customers.upsert(accountId, { id: 'c8', name: 'Eight' });
+    const [dataSourceId] = await services.store.records.sourcesOf('customers', accountId, 'c8');
+    let locked!: () => void;
+    let finish!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const importing = db.transaction(async (tx) => {
+      await repos(tx).records.existing('customers', accountId, [{ dataSourceId: dataSourceId!, id: 'c8' }], {
+        lock: true,
+      });
+      locked();
+      await finished;
+    });
+    await lockTaken;
+    const deleting = db.transaction(async (tx) => {
+      await tx.query("set local lock_timeout = '200ms'");
+      await tx.query("delete from customers where account_id = $1 and customer_id = 'c8'", [accountId]);
+    });
+    await expect(deleting).rejects.toThrow(/lock timeout/);
+    finish();
+    await importing;
   });
 
   it('deleting an account deletes its invoices, their lines and transactions, and its subscriptions', async () => {
