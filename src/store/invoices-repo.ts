@@ -88,10 +88,13 @@ export function invoicesRepo(db: Queryable) {
       );
     },
 
-    /** Writes whole invoices: an existing invoice's lines and transactions are replaced, not merged. */
-    async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<void> {
-      if (invoices.length === 0) return;
-      const written = await bulkWrite<{ s: string; i: string; replaced: boolean }>(
+    /**
+     * Writes whole invoices: an existing invoice's lines and transactions are replaced, not
+     * merged. Returns the customers the replaced invoices belonged to before.
+     */
+    async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<RecordKey[]> {
+      if (invoices.length === 0) return [];
+      const written = await bulkWrite<{ s: string; i: string; replaced: boolean; owner: string | null }>(
         db,
         accountId,
         {
@@ -110,8 +113,11 @@ export function invoicesRepo(db: Queryable) {
             total: 'bigint',
           },
           conflictKey: ['data_source_id', 'invoice_id'],
-          // An inserted row has no xmax; one that replaced a stored invoice carries this transaction's.
-          returning: 'data_source_id as s, invoice_id as i, xmax <> 0 as replaced',
+          // An inserted row has no xmax; one that replaced a stored invoice carries this
+          // transaction's. A subquery reads as of the statement's start: the row it replaced.
+          returning: `data_source_id as s, invoice_id as i, xmax <> 0 as replaced,
+            case when xmax <> 0 then (select o.customer_id from invoices o where o.account_id = invoices.account_id
+              and o.data_source_id = invoices.data_source_id and o.invoice_id = invoices.invoice_id) end as owner`,
         },
         invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
           data_source_id: data_source,
@@ -122,6 +128,9 @@ export function invoicesRepo(db: Queryable) {
       );
       // Only a replaced invoice can have lines and transactions already; a new one has none.
       const replaced = written.filter((row) => row.replaced);
+      const previousOwners = replaced.flatMap((row) =>
+        row.owner === null ? [] : [{ dataSourceId: row.s, id: row.owner }],
+      );
       const keys = keysJson(replaced.map((row) => ({ dataSourceId: row.s, id: row.i })));
       for (const table of replaced.length > 0 ? ['invoice_lines', 'invoice_transactions'] : []) {
         await db.query(
@@ -190,6 +199,7 @@ export function invoicesRepo(db: Queryable) {
           })),
         ),
       );
+      return previousOwners;
     },
   };
 }
