@@ -10,7 +10,7 @@ import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
 import type { Page } from '../store/records-repo.js';
 import { cents, currency, dataSourceRef, day, externalId, instant, shortText } from './record-fields.js';
-import { type RecordType, recordKey, recordUseCases } from './record-import.js';
+import { type RecordType, recordUseCases } from './record-import.js';
 import { checkReferences } from './reference-checks.js';
 
 function oneOf<T extends readonly [string, ...string[]]>(values: T) {
@@ -125,8 +125,7 @@ const invoiceType: RecordType<InvoiceRow> = {
       ),
     })),
   async write(tx, accountId, invoices) {
-    const previousOwners = await tx.records.ownersOf('invoices', accountId, invoices.map(recordKey));
-    await tx.invoices.upsertMany(accountId, invoices);
+    const previousOwners = await tx.invoices.upsertMany(accountId, invoices);
     const owners = invoices.map((invoice) => ({
       dataSourceId: invoice.data_source,
       id: invoice.customer_id,

@@ -36,4 +36,12 @@ describe('parseIsoDay', () => {
     expect(parseIsoDay('1900-02-29')).toBeUndefined();
     expect(parseIsoDay('2025-04-31')).toBeUndefined();
   });
+
+  it('reads a plain day by its digits and anything else by the pattern, alike', () => {
+    expect(parseIsoDay(' 2025-01-15 ')).toBe('2025-01-15');
+    expect(parseIsoDay('2024-12-31')).toBe('2024-12-31');
+    for (const text of ['2025-0a-15', '2025-00-15', '2025-01-00', '2025/01/15', '+025-01-15']) {
+      expect(parseIsoDay(text), text).toBeUndefined();
+    }
+  });
 });

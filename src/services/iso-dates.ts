@@ -16,7 +16,31 @@ function isRealDay(year: number, month: number, day: number): boolean {
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
 }
 
+const ZERO = 48;
+
+/** The number written by the digits at [start, end), or -1 if one of them is not a digit. */
+function digitsAt(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let index = start; index < end; index += 1) {
+    const digit = text.charCodeAt(index) - ZERO;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+// Imports carry several plain `YYYY-MM-DD` days per invoice: read them without the pattern.
+function plainDay(text: string): Parts | undefined {
+  if (text.length !== 10 || text[4] !== '-' || text[7] !== '-') return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  return year >= 0 && isRealDay(year, month, day) ? { day: text } : undefined;
+}
+
 function parts(text: string): Parts | undefined {
+  const plain = plainDay(text);
+  if (plain) return plain;
   const match = DATE_TIME.exec(text.trim());
   if (!match) return undefined;
   const [, year, month, dayOfMonth, hour, minute, second, fraction, zone] = match;

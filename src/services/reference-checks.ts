@@ -30,7 +30,10 @@ export async function checkReferences<R extends StoredRecord>(
       planKeys.set(keyString(key), key);
     }
   }
-  const customers = await tx.records.existing('customers', accountId, [...customerKeys.values()]);
+  // Invoices have no foreign key to their customer: the lock keeps the customer until they are stored.
+  const customers = await tx.records.existing('customers', accountId, [...customerKeys.values()], {
+    lock: true,
+  });
   const plans = await tx.records.existing('plans', accountId, [...planKeys.values()]);
   return (record) => {
     const references = referencesOf(record);

@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { keysJson, type RecordKey } from './records-repo.js';
+import { keysJson, keyString, type RecordKey } from './records-repo.js';
 
 /** What the metrics engine needs to recompute: the data version and the customers that changed. */
 export function changesRepo(db: Queryable) {
@@ -24,11 +24,13 @@ export function changesRepo(db: Queryable) {
 
     async markCustomers(accountId: string, customers: readonly RecordKey[]): Promise<void> {
       if (customers.length === 0) return;
+      // An import names each customer once per invoice: send each key once.
+      const distinct = new Map(customers.map((key) => [keyString(key), key]));
       await db.query(
         `insert into dirty_customers (account_id, data_source_id, customer_id)
-         select distinct $1::uuid, k.s, k.i from json_to_recordset($2::json) as k(s uuid, i text)
+         select $1::uuid, k.s, k.i from json_to_recordset($2::json) as k(s uuid, i text)
          on conflict do nothing`,
-        [accountId, keysJson(customers)],
+        [accountId, keysJson([...distinct.values()])],
       );
     },
 

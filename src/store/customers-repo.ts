@@ -66,8 +66,8 @@ export function customersRepo(db: Queryable) {
     },
 
     /** Writes whole customers, replacing those with the same key. */
-    upsertMany(accountId: string, customers: readonly CustomerRow[]): Promise<void> {
-      return bulkWrite(
+    async upsertMany(accountId: string, customers: readonly CustomerRow[]): Promise<void> {
+      await bulkWrite(
         db,
         accountId,
         {

@@ -8,6 +8,11 @@ export interface Queryable {
   query: <T = Row>(sql: string, params?: readonly unknown[]) => Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec: (sql: string) => Promise<void>;
+  /**
+   * Appends rows given as CSV (`csvRows`) to a table with COPY, where the driver can: about a
+   * third cheaper than an insert from JSON for PGlite. Absent, callers insert instead.
+   */
+  copyCsv?: (table: string, columns: readonly string[], csv: string) => Promise<void>;
 }
 
 export type StoreKind = 'pglite' | 'postgres';

@@ -98,13 +98,13 @@ export function invoicesRepo(db: Queryable) {
       );
     },
 
-    /** Writes whole invoices: an existing invoice's lines and transactions are replaced, not merged. */
-    async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<void> {
-      if (invoices.length === 0) return;
-      const keys = keysJson(
-        invoices.map((invoice) => ({ dataSourceId: invoice.data_source, id: invoice.id })),
-      );
-      await bulkWrite(
+    /**
+     * Writes whole invoices: an existing invoice's lines and transactions are replaced, not
+     * merged. Returns the customers the replaced invoices belonged to before.
+     */
+    async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<RecordKey[]> {
+      if (invoices.length === 0) return [];
+      const written = await bulkWrite<{ s: string; i: string; replaced: boolean; owner: string | null }>(
         db,
         accountId,
         {
@@ -123,6 +123,11 @@ export function invoicesRepo(db: Queryable) {
             total: 'bigint',
           },
           conflictKey: ['data_source_id', 'invoice_id'],
+          // An inserted row has no xmax; one that replaced a stored invoice carries this
+          // transaction's. A subquery reads as of the statement's start: the row it replaced.
+          returning: `data_source_id as s, invoice_id as i, xmax <> 0 as replaced,
+            case when xmax <> 0 then (select o.customer_id from invoices o where o.account_id = invoices.account_id
+              and o.data_source_id = invoices.data_source_id and o.invoice_id = invoices.invoice_id) end as owner`,
         },
         invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
           data_source_id: data_source,
@@ -131,7 +136,13 @@ export function invoicesRepo(db: Queryable) {
           ...values,
         })),
       );
-      for (const table of ['invoice_lines', 'invoice_transactions']) {
+      // Only a replaced invoice can have lines and transactions already; a new one has none.
+      const replaced = written.filter((row) => row.replaced);
+      const previousOwners = replaced.flatMap((row) =>
+        row.owner === null ? [] : [{ dataSourceId: row.s, id: row.owner }],
+      );
+      const keys = keysJson(replaced.map((row) => ({ dataSourceId: row.s, id: row.i })));
+      for (const table of replaced.length > 0 ? ['invoice_lines', 'invoice_transactions'] : []) {
         await db.query(
           `delete from ${table} c using ${KEYS}
            where c.account_id = $1 and c.data_source_id = k.s and c.invoice_id = k.i`,
@@ -198,6 +209,7 @@ export function invoicesRepo(db: Queryable) {
           })),
         ),
       );
+      return previousOwners;
     },
   };
 }

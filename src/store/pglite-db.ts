@@ -13,6 +13,11 @@ function wrap(target: PGlite | Transaction): Queryable {
     exec: async (sql: string) => {
       await target.exec(sql);
     },
+    copyCsv: async (table, columns, csv) => {
+      await target.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob' with (format csv)`, [], {
+        blob: new Blob([csv]),
+      });
+    },
   };
 }
 

@@ -42,8 +42,8 @@ export function plansRepo(db: Queryable) {
       );
     },
 
-    upsertMany(accountId: string, plans: readonly PlanRow[]): Promise<void> {
-      return bulkWrite(
+    async upsertMany(accountId: string, plans: readonly PlanRow[]): Promise<void> {
+      await bulkWrite(
         db,
         accountId,
         {

@@ -39,6 +39,19 @@ export function keysJson(keys: readonly RecordKey[]): string {
   return JSON.stringify(keys.map((key) => ({ s: key.dataSourceId, i: key.id })));
 }
 
+const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
+
+/**
+ * One primary-key look-up per key of `KEYS`. A plain join lets the planner hash the account's
+ * whole table, which it does without statistics (PGlite never gathers any): every import
+ * request then reads every stored record. A lateral subquery with a limit is never merged
+ * into the join, so each key costs one index probe whatever the table's size.
+ */
+function probe(table: RecordTable, select: string, lock = ''): string {
+  return `select ${select} from ${table} t
+    where t.account_id = $1 and t.data_source_id = k.s and t.${ID_COLUMN[table]} = k.i limit 1 ${lock}`;
+}
+
 /** Lookups by key that every raw record table shares. */
 export function recordsRepo(db: Queryable) {
   return {
@@ -65,13 +78,20 @@ export function recordsRepo(db: Queryable) {
       return sources;
     },
 
-    /** Which of the keys name an existing record, as `keyString`s. */
-    async existing(table: RecordTable, accountId: string, keys: readonly RecordKey[]): Promise<Set<string>> {
+    /**
+     * Which of the keys name an existing record, as `keyString`s. With `lock`, those records
+     * cannot be deleted until the transaction ends, as a foreign key to them would ensure.
+     */
+    async existing(
+      table: RecordTable,
+      accountId: string,
+      keys: readonly RecordKey[],
+      options: { lock?: boolean } = {},
+    ): Promise<Set<string>> {
       if (keys.length === 0) return new Set();
+      const lock = options.lock ? 'for key share' : '';
       const rows = await db.query<{ s: string; i: string }>(
-        `select t.data_source_id as s, t.${ID_COLUMN[table]} as i
-         from json_to_recordset($2::json) as k(s uuid, i text)
-         join ${table} t on t.account_id = $1 and t.data_source_id = k.s and t.${ID_COLUMN[table]} = k.i`,
+        `select k.s, k.i from ${KEYS} cross join lateral (${probe(table, '1', lock)}) t`,
         [accountId, keysJson(keys)],
       );
       return new Set(rows.map((row) => keyString({ dataSourceId: row.s, id: row.i })));
@@ -82,9 +102,7 @@ export function recordsRepo(db: Queryable) {
       const owner = OWNER_COLUMN[table];
       if (!owner || keys.length === 0) return [];
       const rows = await db.query<{ s: string; i: string }>(
-        `select distinct t.data_source_id as s, t.${owner} as i
-         from json_to_recordset($2::json) as k(s uuid, i text)
-         join ${table} t on t.account_id = $1 and t.data_source_id = k.s and t.${ID_COLUMN[table]} = k.i`,
+        `select distinct k.s, t.owner as i from ${KEYS} cross join lateral (${probe(table, `${owner} as owner`)}) t`,
         [accountId, keysJson(keys)],
       );
       return rows.map((row) => ({ dataSourceId: row.s, id: row.i }));

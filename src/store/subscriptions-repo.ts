@@ -68,8 +68,8 @@ export function subscriptionsRepo(db: Queryable) {
       );
     },
 
-    upsertMany(accountId: string, subscriptions: readonly SubscriptionRow[]): Promise<void> {
-      return bulkWrite(
+    async upsertMany(accountId: string, subscriptions: readonly SubscriptionRow[]): Promise<void> {
+      await bulkWrite(
         db,
         accountId,
         {

@@ -3,7 +3,7 @@ import { fixedClock } from '../../src/services/clock.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
-import { storeOver } from '../../src/store/open-store.js';
+import { repos, storeOver } from '../../src/store/open-store.js';
 import { openPgliteDb } from '../../src/store/pglite-db.js';
 import { openPostgresDb } from '../../src/store/postgres-db.js';
 import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
@@ -186,5 +186,72 @@ describe.each(STORE_KINDS)('raw data writes on %s', (kind) => {
     await services.dataSources.delete(accountId, other.id);
     expect(await claim()).toEqual([{ dataSourceId: other.id, id: 'x1' }]);
     expect(await db.query('select 1 from invoices where data_source_id = $1', [other.id])).toEqual([]);
+  });
+
+  it('deleting an invoice, or its customer, deletes its lines and transactions', async () => {
+    await services.customers.upsert(accountId, { id: 'c9', name: 'Nine' });
+    await services.invoices.import(accountId, [
+      { ...invoiceFor(91), customer_id: 'c9' },
+      { ...invoiceFor(92), customer_id: 'c9' },
+    ]);
+    const children = async (invoiceId: string) =>
+      (
+        await db.query<{ n: number }>(
+          `select (select count(*) from invoice_lines where invoice_id = $1)
+             + (select count(*) from invoice_transactions where invoice_id = $1) as n`,
+          [invoiceId],
+        )
+      )[0]!.n;
+    // Two lines and one transaction each.
+    expect([await children('in91'), await children('in92')]).toEqual([3, 3]);
+    await services.invoices.delete(accountId, 'in91');
+    expect([await children('in91'), await children('in92')]).toEqual([0, 3]);
+    await services.customers.delete(accountId, 'c9');
+    expect(await children('in92')).toBe(0);
+  });
+
+  it.runIf(kind === 'postgres')('an import holds its customers: deleting one waits for it', async () => {
+    await services.customers.upsert(accountId, { id: 'c8', name: 'Eight' });
+    const [dataSourceId] = await services.store.records.sourcesOf('customers', accountId, 'c8');
+    let locked!: () => void;
+    let finish!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const importing = db.transaction(async (tx) => {
+      await repos(tx).records.existing('customers', accountId, [{ dataSourceId: dataSourceId!, id: 'c8' }], {
+        lock: true,
+      });
+      locked();
+      await finished;
+    });
+    await lockTaken;
+    const deleting = db.transaction(async (tx) => {
+      await tx.query("set local lock_timeout = '200ms'");
+      await tx.query("delete from customers where account_id = $1 and customer_id = 'c8'", [accountId]);
+    });
+    await expect(deleting).rejects.toThrow(/lock timeout/);
+    finish();
+    await importing;
+  });
+
+  it('deleting an account deletes its invoices, their lines and transactions, and its subscriptions', async () => {
+    await services.subscriptions.import(accountId, { id: 's2', customer_id: 'c1', started_at: '2025-01-01' });
+    const tables = ['invoices', 'invoice_lines', 'invoice_transactions', 'subscriptions'];
+    const counts = async () => {
+      const rows = [];
+      for (const table of tables) {
+        rows.push(
+          (
+            await db.query<{ n: number }>(`select count(*)::int as n from ${table} where account_id = $1`, [
+              accountId,
+            ])
+          )[0]!.n,
+        );
+      }
+      return rows;
+    };
+    expect((await counts()).every((n) => n > 0)).toBe(true);
+    await db.query('delete from accounts where account_id = $1', [accountId]);
+    expect(await counts()).toEqual([0, 0, 0, 0]);
   });
 });
