@@ -8,6 +8,7 @@ import type {
   HistoryLineRow,
   HistorySubscriptionRow,
   PaymentMethodRow,
+  SnapshotCustomerRow,
   SnapshotMovementRow,
 } from '../store/metrics-repo.js';
 import type { Repos, Store } from '../store/open-store.js';
@@ -19,6 +20,9 @@ import { today } from './report-context.js';
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
 const BATCH = 2_000;
+
+/** Customers read per page when a snapshot is built. */
+const SNAPSHOT_PAGE = 10_000;
 
 function groupByCustomer<T extends { data_source_id: string; customer_id: string }>(rows: readonly T[]) {
   const groups = new Map<string, T[]>();
@@ -38,6 +42,39 @@ function toMovement(row: SnapshotMovementRow): Movement {
     amount: row.amount,
     scheduled: row.scheduled,
     knownDay: row.known_day === null ? null : dayNumber(row.known_day),
+  };
+}
+
+function customerView(
+  row: SnapshotCustomerRow,
+  movements: ReadonlyMap<string, SnapshotMovementRow[]>,
+): CustomerView {
+  const key = keyString({ dataSourceId: row.data_source_id, id: row.customer_id });
+  return {
+    id: row.customer_id,
+    dataSourceId: row.data_source_id,
+    name: row.name,
+    email: row.email,
+    createdDate: row.created_date,
+    trialStarted: row.trial_started,
+    paidStarted: row.paid_started,
+    cancelDate: row.cancel_date,
+    country: row.country,
+    state: row.state,
+    status: row.status,
+    cancelReason: row.cancel_reason,
+    customVariables: row.custom_variables,
+    currency: row.currency ?? 'usd',
+    firstPaidDay: row.first_paid_day === null ? null : dayNumber(row.first_paid_day),
+    plans: row.plans ?? [],
+    billingFreqs: row.billing_freqs ?? [],
+    primaryPlan: row.primary_plan,
+    primaryBillingFreq: row.primary_billing_freq,
+    paymentMethods: row.payment_methods ?? [],
+    pricingModels: row.pricing_models ?? [],
+    hasDiscount: row.has_discount ?? false,
+    quantities: row.quantities ?? [],
+    movements: (movements.get(key) ?? []).map(toMovement),
   };
 }
 
@@ -150,42 +187,14 @@ export function createMetricsService(
 
   async function build(accountId: string, version: number): Promise<AccountSnapshot> {
     await refresh(accountId);
-    const [customerRows, movementRows] = await store.transaction(async (tx) => {
+    const customers = await store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
-      return [
-        await tx.metrics.snapshotCustomers(accountId),
-        await tx.metrics.snapshotMovements(accountId),
-      ] as const;
-    });
-    const movements = groupByCustomer(movementRows);
-    const customers = customerRows.map((row): CustomerView => {
-      const key = keyString({ dataSourceId: row.data_source_id, id: row.customer_id });
-      return {
-        id: row.customer_id,
-        dataSourceId: row.data_source_id,
-        name: row.name,
-        email: row.email,
-        createdDate: row.created_date,
-        trialStarted: row.trial_started,
-        paidStarted: row.paid_started,
-        cancelDate: row.cancel_date,
-        country: row.country,
-        state: row.state,
-        status: row.status,
-        cancelReason: row.cancel_reason,
-        customVariables: row.custom_variables,
-        currency: row.currency ?? 'usd',
-        firstPaidDay: row.first_paid_day === null ? null : dayNumber(row.first_paid_day),
-        plans: row.plans ?? [],
-        billingFreqs: row.billing_freqs ?? [],
-        primaryPlan: row.primary_plan,
-        primaryBillingFreq: row.primary_billing_freq,
-        paymentMethods: row.payment_methods ?? [],
-        pricingModels: row.pricing_models ?? [],
-        hasDiscount: row.has_discount ?? false,
-        quantities: row.quantities ?? [],
-        movements: (movements.get(key) ?? []).map(toMovement),
-      };
+      const views: CustomerView[] = [];
+      for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE)) {
+        const movements = groupByCustomer(page.movements);
+        for (const row of page.customers) views.push(customerView(row, movements));
+      }
+      return views;
     });
     const snapshot = buildAccountSnapshot(version, customers);
     snapshots.set(accountId, snapshot);

@@ -114,6 +114,12 @@ export interface SnapshotMovementRow {
   known_day: string | null;
 }
 
+/** A page of the snapshot's customers with their movements. */
+export interface SnapshotPage {
+  customers: SnapshotCustomerRow[];
+  movements: SnapshotMovementRow[];
+}
+
 /** Reads what the metrics engine needs and writes what it derives. */
 export function metricsRepo(db: Queryable) {
   return {
@@ -176,36 +182,50 @@ export function metricsRepo(db: Queryable) {
       );
     },
 
-    /** Every customer of the account with what was derived for it, in key order. */
-    async snapshotCustomers(accountId: string): Promise<SnapshotCustomerRow[]> {
-      return jsonRows<SnapshotCustomerRow>(
-        db,
-        `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.state, c.status,
-                c.cancel_reason,
-                c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
-                coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
-                m.primary_plan, m.primary_billing_freq, m.payment_methods,
-                m.pricing_models, m.has_discount, m.quantities
-         from customers c
-         left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
-           and m.customer_id = c.customer_id
-         where c.account_id = $1`,
-        [accountId],
-        {
-          orderBy: 'q.data_source_id, q.customer_id',
-          instants: ['created_date', 'trial_started', 'paid_started', 'cancel_date'],
-        },
-      );
-    },
-
-    async snapshotMovements(accountId: string): Promise<SnapshotMovementRow[]> {
-      return jsonRows<SnapshotMovementRow>(
-        db,
-        `select data_source_id, customer_id, day, kind, amount, scheduled, known_day
-         from mrr_movements where account_id = $1`,
-        [accountId],
-        { orderBy: 'q.day, q.data_source_id, q.customer_id' },
-      );
+    /**
+     * Every customer of the account with what was derived for it, and its movements in day
+     * order, `size` customers at a time in key order. Pages bound what one read holds: PGlite
+     * keeps the memory a large result took for as long as the process runs.
+     */
+    async *snapshotPages(accountId: string, size: number): AsyncGenerator<SnapshotPage> {
+      let after: SnapshotCustomerRow | null = null;
+      for (;;) {
+        const customers: SnapshotCustomerRow[] = await jsonRows<SnapshotCustomerRow>(
+          db,
+          `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.state, c.status,
+                  c.cancel_reason,
+                  c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
+                  coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
+                  m.primary_plan, m.primary_billing_freq, m.payment_methods,
+                  m.pricing_models, m.has_discount, m.quantities
+           from customers c
+           left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
+             and m.customer_id = c.customer_id
+           where c.account_id = $1
+             and ($2::uuid is null or (c.data_source_id, c.customer_id) > ($2::uuid, $3::text))
+           order by c.data_source_id, c.customer_id limit $4`,
+          [accountId, after?.data_source_id ?? null, after?.customer_id ?? null, size],
+          {
+            orderBy: 'q.data_source_id, q.customer_id',
+            instants: ['created_date', 'trial_started', 'paid_started', 'cancel_date'],
+          },
+        );
+        if (customers.length === 0) return;
+        const first = customers[0]!;
+        const last = customers.at(-1)!;
+        const movements = await jsonRows<SnapshotMovementRow>(
+          db,
+          `select data_source_id, customer_id, day, kind, amount, scheduled, known_day
+           from mrr_movements
+           where account_id = $1 and (data_source_id, customer_id) >= ($2::uuid, $3::text)
+             and (data_source_id, customer_id) <= ($4::uuid, $5::text)`,
+          [accountId, first.data_source_id, first.customer_id, last.data_source_id, last.customer_id],
+          { orderBy: 'q.data_source_id, q.customer_id, q.day' },
+        );
+        yield { customers, movements };
+        if (customers.length < size) return;
+        after = last;
+      }
     },
 
     /** One customer's revenue segments; the snapshot leaves them out, only a customer's detail shows them. */
