@@ -22,6 +22,7 @@ export const BASELINE_TITLES: Record<BaselineName, string> = {
 /** The SQL family each report is compared with. */
 export function baselineFor(path: string): BaselineName {
   if (path === '/customers' || path === '/reports/customer-concentration') return 'customers-page';
+  if (path === '/reports/cohort') return 'cohorts';
   if (/transactions|cashflow|invoices/.test(path)) return 'transactions';
   return 'mrr-movements';
 }

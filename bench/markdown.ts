@@ -230,8 +230,7 @@ function baselinesSection(run: RunSummary): string {
   return [
     '## Baselines',
     '',
-    'On the PostgreSQL database the run loaded, after `analyze`, warm, one client (bench/baselines.ts). ' +
-      'The cohort table has no report to compare with yet.',
+    'On the PostgreSQL database the run loaded, after `analyze`, warm, one client (bench/baselines.ts).',
     '',
     table(['baseline', 'p50 (ms)', 'p99 (ms)', 'samples', 'rows'], rows),
     ...check,
