@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { StoreKind } from '../../src/store/db.js';
+import type { Db, StoreKind } from '../../src/store/db.js';
 import { openStore, type Store, type StoreLocation } from '../../src/store/open-store.js';
+import { openPgliteDb } from '../../src/store/pglite-db.js';
+import { openPostgresDb } from '../../src/store/postgres-db.js';
 
 /** The server that holds the per-run test databases; each run creates its own and drops it. */
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -59,6 +61,13 @@ export async function createTestLocation(kind: StoreKind): Promise<TestLocation>
     drop: () =>
       admin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
   };
+}
+
+/** The bare database at a location, not migrated: for tests of the layer under the repos. */
+export function openLocationDb(location: TestLocation): Promise<Db> {
+  return 'databaseUrl' in location.location
+    ? openPostgresDb(location.location.databaseUrl)
+    : openPgliteDb(location.location.dataDir);
 }
 
 export interface TestStore {

@@ -4,9 +4,7 @@ import { createServices, type Services } from '../../src/services/index.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { storeOver } from '../../src/store/open-store.js';
-import { openPgliteDb } from '../../src/store/pglite-db.js';
-import { openPostgresDb } from '../../src/store/postgres-db.js';
-import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+import { createTestLocation, openLocationDb, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
 
 describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
   let location: TestLocation;
@@ -23,10 +21,7 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
 
   beforeAll(async () => {
     location = await createTestLocation(kind);
-    db =
-      'databaseUrl' in location.location
-        ? await openPostgresDb(location.location.databaseUrl)
-        : await openPgliteDb(location.location.dataDir);
+    db = await openLocationDb(location);
     await migrate(db);
     services = createServices(storeOver(db), fixedClock('2026-11-23T12:00:00Z'));
     accountId = (await services.accounts.create({ name: 'Cashflow' })).account.id;

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
 import { jsonRows } from '../../src/store/json-rows.js';
-import { openPgliteDb } from '../../src/store/pglite-db.js';
-import { openPostgresDb } from '../../src/store/postgres-db.js';
-import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+import { createTestLocation, openLocationDb, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
 
 interface Row {
   n: number;
@@ -17,18 +15,14 @@ interface Row {
 
 describe.each(STORE_KINDS)('jsonRows on %s', (kind) => {
   let db: Db;
-  let location: TestLocation | undefined;
+  let location: TestLocation;
   beforeAll(async () => {
-    if (kind === 'pglite') {
-      db = await openPgliteDb();
-    } else {
-      location = await createTestLocation(kind);
-      db = await openPostgresDb((location.location as { databaseUrl: string }).databaseUrl);
-    }
+    location = await createTestLocation(kind);
+    db = await openLocationDb(location);
   });
   afterAll(async () => {
     await db.close();
-    await location?.drop();
+    await location.drop();
   });
 
   // Rows read through json_agg must look as the drivers' own decoding makes them (db.ts).

@@ -3,7 +3,7 @@ import type { Db } from '../../src/store/db.js';
 import { loadMigrations, migrate } from '../../src/store/migrate.js';
 import { openPgliteDb } from '../../src/store/pglite-db.js';
 import { openPostgresDb } from '../../src/store/postgres-db.js';
-import { createTestLocation, STORE_KINDS } from '../helpers/stores.js';
+import { createTestLocation, openLocationDb, STORE_KINDS } from '../helpers/stores.js';
 
 const ALL_VERSIONS = loadMigrations().map((migration) => migration.version);
 
@@ -22,10 +22,7 @@ describe('loadMigrations', () => {
 describe.each(STORE_KINDS)('migrate on %s', (kind) => {
   it('applies every migration once and records it; a second run changes nothing', async () => {
     const location = await createTestLocation(kind);
-    const db =
-      'databaseUrl' in location.location
-        ? await openPostgresDb(location.location.databaseUrl)
-        : await openPgliteDb(location.location.dataDir);
+    const db = await openLocationDb(location);
     try {
       expect(await migrate(db)).toEqual(ALL_VERSIONS);
       expect(await migrate(db)).toEqual([]);

@@ -4,9 +4,7 @@ import { createServices, type Services } from '../../src/services/index.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { repos, storeOver } from '../../src/store/open-store.js';
-import { openPgliteDb } from '../../src/store/pglite-db.js';
-import { openPostgresDb } from '../../src/store/postgres-db.js';
-import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+import { createTestLocation, openLocationDb, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
 
 /**
  * Passes every statement through, except that the `failAt`-th statement of a transaction
@@ -51,10 +49,7 @@ describe.each(STORE_KINDS)('raw data writes on %s', (kind) => {
 
   beforeAll(async () => {
     location = await createTestLocation(kind);
-    db =
-      'databaseUrl' in location.location
-        ? await openPostgresDb(location.location.databaseUrl)
-        : await openPgliteDb(location.location.dataDir);
+    db = await openLocationDb(location);
     await migrate(db);
     // The fault to inject is read at the start of each transaction; undefined means none.
     const switchable: Db = { ...db, transaction: (fn) => withFault(db, fault).transaction(fn) };
