@@ -16,7 +16,7 @@ import { buildCashflowTable } from '../src/engine/cashflow/cashflow-table.js';
 import { syntheticCashflow } from './cashflow-synthetic.js';
 
 const customerCount = Number(process.argv[2] ?? 10_000);
-// A third argument keeps only every other customer, as a filter would.
+// A third argument `masked` keeps only every other customer, as a filter would.
 const masked = process.argv[4] === 'masked';
 const { today, fx, customers, invoices } = syntheticCashflow(customerCount);
 const transactions = invoices.reduce((sum, invoice) => sum + invoice.transactions.length, 0);

@@ -2,7 +2,7 @@ import { csvRows } from './csv-rows.js';
 import type { Queryable, Row } from './db.js';
 
 /** Rows per statement: big enough to be fast, small enough to keep one statement's JSON modest. */
-export const ROWS_PER_STATEMENT = 2_000;
+const ROWS_PER_STATEMENT = 2_000;
 
 export interface BulkWriteSpec {
   table: string;

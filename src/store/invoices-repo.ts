@@ -69,7 +69,7 @@ export const INVOICE_COLUMNS = `i.invoice_id as id, i.data_source_id as data_sou
   i.currency, i.status, i.number, i.description, i.payment_date, i.total as amount`;
 
 /** Invoices as `InvoiceRow`s; the caller adds `where`, always with `i.account_id`. */
-export const INVOICE_SELECT = `select ${INVOICE_COLUMNS},
+const INVOICE_SELECT = `select ${INVOICE_COLUMNS},
   ${LINES_JSON} as lines,
   ${TRANSACTIONS_JSON} as transactions
   from invoices i`;
