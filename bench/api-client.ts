@@ -9,15 +9,21 @@ export class ApiClient {
     return { authorization: `Bearer ${this.key}` };
   }
 
-  /** POSTs a JSON body and fails unless the server stored every item. */
-  async write(path: string, items: readonly unknown[]): Promise<void> {
+  /** POSTs a JSON body and returns the answer's text; fails unless the answer is a success. */
+  async post(path: string, body: unknown): Promise<string> {
     const response = await fetch(`${this.url}${path}`, {
       method: 'POST',
       headers: { ...this.headers, 'content-type': 'application/json' },
-      body: JSON.stringify(items),
+      body: JSON.stringify(body),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text.slice(0, 500)}`);
+    return text;
+  }
+
+  /** POSTs a JSON body and fails unless the server stored every item. */
+  async write(path: string, items: readonly unknown[]): Promise<void> {
+    const text = await this.post(path, items);
     const body = JSON.parse(text) as { result?: unknown };
     const refused = Array.isArray(body.result)
       ? (body.result as { import_status?: string }[]).find((item) => item.import_status !== 'inserted')

@@ -5,12 +5,16 @@ import { parseArgs } from 'node:util';
 import type { StoreKind } from '../src/store/db.js';
 import { ApiClient } from './api-client.js';
 import { measureFloor, measureSqlBaselines } from './baselines.js';
+import { type FirstReport, measureFirstReport } from './first-report.js';
 import type { GeneratorOptions } from './generate.js';
 import { ingest } from './ingest.js';
 import { markdown, type RunSummary, type StoreRun } from './markdown.js';
 import { measureReport, reflect, reportTargets, twelveMonths } from './reports.js';
 import { startServer } from './server.js';
 import { createBenchStore, postgresVersion } from './stores.js';
+
+/** A first report slower than this after a smoke run's import means a plan that grows too fast. */
+const FIRST_REPORT_LIMIT_S = 30;
 
 const USAGE = `npm run bench -- [options]
 
@@ -24,7 +28,10 @@ const USAGE = `npm run bench -- [options]
   --connections N      concurrent clients in the load test (default 10)
   --load-seconds N     seconds of load per report (default 5)
   --samples N          most sequential calls per report (default 50)
-  --quick              a smoke run: few samples, 10 requests of load per report
+  --quick              a smoke run: few samples, 10 requests of load per report; fails when a first
+                       report after an import takes longer than ${FIRST_REPORT_LIMIT_S} s
+  --shape-customers N  customers of the smaller other-shape import whose first report is timed,
+                       the larger has twice as many (default: half of --customers, at most 5000)
   --postgres-url URL   server to create the database on (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR       write a V8 CPU profile of each server process into DIR
   --out DIR            where the markdown goes (default bench/results)
@@ -48,6 +55,7 @@ const { values } = parseArgs({
       default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     },
     'cpu-prof': { type: 'string' },
+    'shape-customers': { type: 'string' },
     out: { type: 'string', default: 'bench/results' },
     help: { type: 'boolean', default: false },
   },
@@ -97,14 +105,48 @@ const floorLimits = quick
   ? { minSamples: 5, maxSamples: 50, budgetMs: 200 }
   : { minSamples: 20, maxSamples: 1_000, budgetMs: 1_000 };
 const adminUrl = values['postgres-url'];
+const shapeCustomers = positive(
+  'shape-customers',
+  values['shape-customers'],
+  Math.min(5_000, Math.ceil(generator.customers / 2)),
+);
 const range = twelveMonths(generator.today);
 
 const log = (message: string) =>
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
+async function firstReports(kind: StoreKind): Promise<[FirstReport, FirstReport]> {
+  const measured: FirstReport[] = [];
+  for (const customers of [shapeCustomers, 2 * shapeCustomers]) {
+    log(`[${kind}] other shape: importing ${customers} customers into a fresh store`);
+    measured.push(await measureFirstReport(kind, adminUrl, customers, generator.today));
+    log(`[${kind}] other shape: first report after ${(measured.at(-1)!.firstReportMs / 1000).toFixed(1)} s`);
+  }
+  return [measured[0]!, measured[1]!];
+}
+
+/** Every first report of the run slower than the limit, in words. */
+function tooSlowFirstReports(runs: readonly StoreRun[]): string[] {
+  return runs.flatMap((run) => [
+    ...[run.reflection.firstCalls[0]?.ms ?? 0]
+      .filter((value) => value > FIRST_REPORT_LIMIT_S * 1000)
+      .map(
+        (value) => `${run.kind}: the first report after the main import took ${(value / 1000).toFixed(1)} s`,
+      ),
+    ...run.firstReports
+      .filter((figures) => figures.firstReportMs > FIRST_REPORT_LIMIT_S * 1000)
+      .map(
+        (figures) =>
+          `${run.kind}: the first report after importing ${figures.customers} other-shape customers took ` +
+          `${(figures.firstReportMs / 1000).toFixed(1)} s`,
+      ),
+  ]);
+}
+
 async function runStore(
   kind: StoreKind,
 ): Promise<{ run: StoreRun; databaseUrl: string | null; drop: () => Promise<void> }> {
+  const shaped = await firstReports(kind);
   const store = await createBenchStore(kind, adminUrl);
   try {
     // The first start creates the store (PGlite's initdb alone peaks near 900 MiB) and the
@@ -144,6 +186,7 @@ async function runStore(
         ingest: loaded,
         reflection,
         reports,
+        firstReports: shaped,
         peakRss: { created, ingest: afterIngest, reflect: afterReflect, reports: server.peakRss() },
       };
       return { run, databaseUrl: store.databaseUrl, drop: () => store.drop() };
@@ -211,6 +254,11 @@ async function main(): Promise<void> {
   );
   writeFileSync(file, page);
   process.stdout.write(`${page}\nWritten to ${file}\n`);
+  const slow = tooSlowFirstReports(runs);
+  if (quick && slow.length > 0) {
+    process.stderr.write(`First reports over the ${FIRST_REPORT_LIMIT_S} s limit:\n${slow.join('\n')}\n`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

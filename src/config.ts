@@ -1,4 +1,5 @@
 import type { StoreLocation } from './store/open-store.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './store/postgres-db.js';
 
 export interface Config {
   store: StoreLocation;
@@ -19,7 +20,11 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 /** Where the store lives: PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR (default ./data). */
 export function storeLocation(env: NodeJS.ProcessEnv = process.env): StoreLocation {
-  return env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR || './data' };
+  if (!env.DATABASE_URL) return { dataDir: env.DATA_DIR || './data' };
+  return {
+    databaseUrl: env.DATABASE_URL,
+    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

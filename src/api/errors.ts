@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   NotFoundError,
   type ServiceError,
+  StoreTimeoutError,
   TooLargeError,
   UnauthorizedError,
 } from '../services/errors.js';
@@ -16,6 +17,7 @@ const SERVICE_STATUS: [new (...args: never[]) => ServiceError, number][] = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [TooLargeError, 413],
+  [StoreTimeoutError, 503],
 ];
 
 // How to name the part of the request, as a whole and by one of its fields.

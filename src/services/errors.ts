@@ -39,3 +39,8 @@ export class StoreBusyError extends ServiceError {
 export class TooLargeError extends ServiceError {
   override name = 'TooLargeError';
 }
+
+/** A store statement ran past its time limit and was cancelled; nothing it did was kept. */
+export class StoreTimeoutError extends ServiceError {
+  override name = 'StoreTimeoutError';
+}

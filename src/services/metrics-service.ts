@@ -19,7 +19,7 @@ import type { FxService } from './fx-service.js';
 import { today } from './report-context.js';
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
-const BATCH = 2_000;
+const BATCH = 500;
 
 /** Customers read per page when a snapshot is built. */
 const SNAPSHOT_PAGE = 10_000;

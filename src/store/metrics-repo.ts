@@ -5,6 +5,25 @@ import { keysJson, type RecordKey } from './records-repo.js';
 
 const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
 
+/**
+ * Rows of `table` belonging to each key's customer, as one index probe per key. Every read
+ * here is driven by a batch of keys, and a planner without statistics (PGlite never gathers
+ * any; PostgreSQL's autovacuum may not have run after an import) joins them to the whole
+ * account's table instead, so each batch cost as much as the account and a refresh grew with
+ * its square. `offset 0` keeps the planner from merging the lateral subquery into the join.
+ */
+function ofKeys(table: string, alias: string): string {
+  return `${KEYS} cross join lateral (select * from ${table} x
+    where x.account_id = $1 and x.data_source_id = k.s and x.customer_id = k.i offset 0) ${alias}`;
+}
+
+/** The rows of `table` of invoice `i`, probed per invoice for the same reason as `ofKeys`. */
+function ofInvoice(table: string, alias: string, where = ''): string {
+  return `lateral (select * from ${table} x
+    where x.account_id = $1 and x.data_source_id = i.data_source_id and x.invoice_id = i.invoice_id ${where}
+    offset 0) ${alias}`;
+}
+
 export interface HistoryCustomerRow {
   data_source_id: string;
   customer_id: string;
@@ -133,8 +152,7 @@ export function metricsRepo(db: Queryable) {
 
     async customers(accountId: string, keys: readonly RecordKey[]): Promise<HistoryCustomerRow[]> {
       return db.query<HistoryCustomerRow>(
-        `select c.data_source_id, c.customer_id, c.currency from ${KEYS}
-         join customers c on c.account_id = $1 and c.data_source_id = k.s and c.customer_id = k.i`,
+        `select c.data_source_id, c.customer_id, c.currency from ${ofKeys('customers', 'c')}`,
         [accountId, keysJson(keys)],
       );
     },
@@ -146,10 +164,7 @@ export function metricsRepo(db: Queryable) {
         `select i.data_source_id, i.customer_id, i.invoice_id, i.status, i.currency, i.date,
                 l.type, l.subscription_id, l.plan_id, l.amount, l.quantity, l.discount, l.period_start, l.period_end,
                 l.prorated, l.position
-         from ${KEYS}
-         join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
-         left join invoice_lines l on l.account_id = $1 and l.data_source_id = i.data_source_id
-           and l.invoice_id = i.invoice_id`,
+         from ${ofKeys('invoices', 'i')} left join ${ofInvoice('invoice_lines', 'l')} on true`,
         [accountId, keysJson(keys)],
         { orderBy: 'q.date, q.invoice_id, q.position' },
       );
@@ -160,11 +175,9 @@ export function metricsRepo(db: Queryable) {
       return jsonRows<PaymentMethodRow>(
         db,
         `select distinct i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method
-         from ${KEYS}
-         join invoices i on i.account_id = $1 and i.data_source_id = k.s and i.customer_id = k.i
-         join invoice_transactions t on t.account_id = $1 and t.data_source_id = i.data_source_id
-           and t.invoice_id = i.invoice_id
-         where t.payment_method is not null and t.type = 'payment' and i.status not in ('draft', 'void')`,
+         from ${ofKeys('invoices', 'i')}
+         cross join ${ofInvoice('invoice_transactions', 't', "and x.payment_method is not null and x.type = 'payment'")}
+         where i.status not in ('draft', 'void')`,
         [accountId, keysJson(keys)],
         { orderBy: 'q.data_source_id, q.customer_id, q.payment_method' },
       );
@@ -175,8 +188,7 @@ export function metricsRepo(db: Queryable) {
         db,
         `select s.data_source_id, s.customer_id, s.subscription_id, s.plan_id, s.quantity, s.status, s.started_at,
                 s.cancel_requested_at, s.cancel_at, s.ended_at, s.mrr, s.currency, s.scheduled_changes
-         from ${KEYS}
-         join subscriptions s on s.account_id = $1 and s.data_source_id = k.s and s.customer_id = k.i`,
+         from ${ofKeys('subscriptions', 's')}`,
         [accountId, keysJson(keys)],
         { instants: ['started_at', 'cancel_requested_at', 'cancel_at', 'ended_at'] },
       );

@@ -30,6 +30,8 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
  */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<number[]> {
   return db.transaction(async (tx) => {
+    // A migration may rewrite a large table: the statement time limit is for requests.
+    await tx.exec('set local statement_timeout = 0');
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
     await tx.exec(`create table if not exists schema_migrations (
       version integer primary key,

@@ -17,6 +17,7 @@ import { openPostgresDb } from './postgres-db.js';
 import { recordsRepo } from './records-repo.js';
 import { settingsRepo } from './settings-repo.js';
 import { subscriptionsRepo } from './subscriptions-repo.js';
+import { tableStatistics } from './table-statistics.js';
 import { teamRepo } from './team-repo.js';
 
 export function repos(db: Queryable) {
@@ -51,10 +52,15 @@ export interface Store extends Repos {
 }
 
 export function storeOver(db: Db): Store {
+  const statistics = tableStatistics(db);
   return {
     ...repos(db),
     kind: db.kind,
-    transaction: (fn) => db.transaction((tx) => fn(repos(tx))),
+    async transaction(fn) {
+      const result = await db.transaction((tx) => fn(repos(tx)));
+      await statistics.afterWrite();
+      return result;
+    },
     async ping() {
       await db.query('select 1');
     },
@@ -62,13 +68,13 @@ export function storeOver(db: Db): Store {
   };
 }
 
-export type StoreLocation = { databaseUrl: string } | { dataDir?: string };
+export type StoreLocation = { databaseUrl: string; statementTimeoutMs?: number } | { dataDir?: string };
 
 /** Opens PostgreSQL when a URL is given, else PGlite, and brings the schema up to date. */
 export async function openStore(location: StoreLocation): Promise<Store> {
   const db =
     'databaseUrl' in location
-      ? await openPostgresDb(location.databaseUrl)
+      ? await openPostgresDb(location.databaseUrl, { statementTimeoutMs: location.statementTimeoutMs })
       : await openPgliteDb(location.dataDir);
   try {
     await migrate(db);

@@ -4,16 +4,27 @@ import { acquireDataDirLock } from './data-dir-lock.js';
 import type { Db, Queryable, Row } from './db.js';
 import { typeParsers } from './db.js';
 
+/**
+ * PGlite runs each statement synchronously on this thread, and a chain of awaited statements
+ * resolves through microtasks alone, so a refresh of many statements would hold the event loop
+ * from its first to its last: no request, not even /health, was read meanwhile. Each statement
+ * first lets the loop run what is waiting, which bounds a pause to one statement.
+ */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function wrap(target: PGlite | Transaction): Queryable {
   return {
     query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
+      await yieldToLoop();
       const result = await target.query<T>(sql, params as unknown[]);
       return result.rows;
     },
     exec: async (sql: string) => {
+      await yieldToLoop();
       await target.exec(sql);
     },
     copyCsv: async (table, columns, csv) => {
+      await yieldToLoop();
       await target.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob' with (format csv)`, [], {
         blob: new Blob([csv]),
       });

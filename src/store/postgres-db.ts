@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { StoreTimeoutError } from '../services/errors.js';
 import type { Db, Queryable, Row } from './db.js';
 import { typeParsers } from './db.js';
 
@@ -10,21 +11,50 @@ const types: pg.CustomTypesConfig = {
   getTypeParser: (oid: number) => typeParsers[oid] ?? builtInParser(oid, 'text'),
 };
 
+/** SQLSTATE of a statement cancelled by `statement_timeout`. */
+const QUERY_CANCELED = '57014';
+
+export interface PostgresOptions {
+  maxConnections?: number;
+  /** Longest a statement may run before the server cancels it; 0 for no limit. */
+  statementTimeoutMs?: number;
+}
+
+/** 30 s: far beyond any healthy statement, short enough that none can hold a request for minutes. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+async function run(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) {
+  try {
+    return await client.query(sql, params);
+  } catch (error) {
+    if ((error as { code?: string }).code === QUERY_CANCELED)
+      throw new StoreTimeoutError('The store took too long to answer; try again, or ask for less', {
+        cause: error,
+      });
+    throw error;
+  }
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
-      const result = await client.query(sql, params as unknown[]);
+      const result = await run(client, sql, params as unknown[]);
       return result.rows as T[];
     },
     exec: async (sql: string) => {
-      await client.query(sql);
+      await run(client, sql);
     },
   };
 }
 
 /** Opens a pool on a real PostgreSQL server. Several processes may share one database. */
-export async function openPostgresDb(connectionString: string, maxConnections = 10): Promise<Db> {
-  const pool = new pg.Pool({ connectionString, max: maxConnections, types });
+export async function openPostgresDb(connectionString: string, options: PostgresOptions = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? 10,
+    types,
+    statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+  });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const root = wrap(pool);

@@ -1,0 +1,51 @@
+import type { Queryable } from './db.js';
+
+/**
+ * A table is analyzed once it has grown by this many pages (8 KiB each) since its last
+ * analysis, plus this share of its size then, so that a growing import is analyzed a few
+ * dozen times on its way to millions of rows rather than at every request. Growth is read
+ * from the table's size on disk against the page count its last analysis recorded: unlike the
+ * cumulative statistics views, both are current at once, in every process.
+ */
+const THRESHOLD = { pages: 10, share: 0.2 };
+
+/** Checks at most this often; the check is one read of the statistics views. */
+const CHECK_INTERVAL_MS = 5_000;
+
+/**
+ * Keeps the planner's table statistics current after bulk writes. PGlite never analyzes a
+ * table by itself and PostgreSQL's autovacuum may come minutes after an import; until then the
+ * planner guesses row counts from page counts and can pick plans that read a whole table per
+ * row. `afterWrite` runs after a transaction commits and analyzes, outside any transaction,
+ * the tables that grew enough since their last analysis (docs/decisions.md, "Table
+ * statistics").
+ */
+export function tableStatistics(db: Queryable, now: () => number = Date.now) {
+  let lastCheck = Number.NEGATIVE_INFINITY;
+  let running: Promise<void> | null = null;
+
+  async function analyzeStale(): Promise<void> {
+    const stale = await db.query<{ name: string }>(
+      `select quote_ident(relname) as name from pg_class
+       where relnamespace = current_schema()::regnamespace and relkind = 'r'
+         and pg_relation_size(oid) / current_setting('block_size')::int > $1 + $2::real * greatest(relpages, 0)`,
+      [THRESHOLD.pages, THRESHOLD.share],
+    );
+    // One table at a time: each analysis holds the loop of the embedded store only briefly. An
+    // analysis that fails (another process analyzing the same table at that moment) is tried
+    // again at the next check; the write before it has committed whatever happens here.
+    for (const { name } of stale) await db.exec(`analyze ${name}`).catch(() => {});
+  }
+
+  return {
+    async afterWrite(): Promise<void> {
+      if (running) return running;
+      if (now() - lastCheck < CHECK_INTERVAL_MS) return;
+      lastCheck = now();
+      running = analyzeStale().finally(() => {
+        running = null;
+      });
+      return running;
+    },
+  };
+}
