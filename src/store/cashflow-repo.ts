@@ -29,16 +29,15 @@ export function cashflowRepo(db: Queryable) {
      * Every invoice of the account with its transactions, without lines (no report sums them),
      * `size` invoices at a time in key order. Invoices and transactions are read flat, each
      * page by a range of the primary keys, and put together here: a transaction list built per
-     * invoice inside the query cost PGlite twice the time of the two plain reads.
+     * invoice inside the query cost PGlite twice the time of the two plain reads. The page comes
+     * from `invoices_page` (migration 009), which walks the primary key whatever the statistics.
      */
     async *invoicePages(accountId: string, size: number): AsyncGenerator<CashflowInvoiceRow[]> {
       let after: { source: string; id: string } | null = null;
       for (;;) {
         const invoices: InvoiceColumnsRow[] = await jsonRows<InvoiceColumnsRow>(
           db,
-          `select ${INVOICE_COLUMNS} from invoices i
-           where i.account_id = $1 and ($2::uuid is null or (i.data_source_id, i.invoice_id) > ($2::uuid, $3::text))
-           order by i.data_source_id, i.invoice_id limit $4`,
+          `select ${INVOICE_COLUMNS} from invoices_page($1, $2, $3, $4) i`,
           [accountId, after?.source ?? null, after?.id ?? null, size],
           { orderBy: 'q.data_source, q.id' },
         );

@@ -197,7 +197,9 @@ export function metricsRepo(db: Queryable) {
     /**
      * Every customer of the account with what was derived for it, and its movements in day
      * order, `size` customers at a time in key order. Pages bound what one read holds: PGlite
-     * keeps the memory a large result took for as long as the process runs.
+     * keeps the memory a large result took for as long as the process runs. The page comes from
+     * `customers_page` (migration 009), which walks the primary key whatever the statistics, and
+     * each customer's derived row from a probe by its key.
      */
     async *snapshotPages(accountId: string, size: number): AsyncGenerator<SnapshotPage> {
       let after: SnapshotCustomerRow | null = null;
@@ -210,12 +212,9 @@ export function metricsRepo(db: Queryable) {
                   coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
                   m.primary_plan, m.primary_billing_freq, m.payment_methods,
                   m.pricing_models, m.has_discount, m.quantities
-           from customers c
-           left join customer_metrics m on m.account_id = c.account_id and m.data_source_id = c.data_source_id
-             and m.customer_id = c.customer_id
-           where c.account_id = $1
-             and ($2::uuid is null or (c.data_source_id, c.customer_id) > ($2::uuid, $3::text))
-           order by c.data_source_id, c.customer_id limit $4`,
+           from customers_page($1, $2, $3, $4) c
+           left join lateral (select * from customer_metrics x where x.account_id = c.account_id
+             and x.data_source_id = c.data_source_id and x.customer_id = c.customer_id offset 0) m on true`,
           [accountId, after?.data_source_id ?? null, after?.customer_id ?? null, size],
           {
             orderBy: 'q.data_source_id, q.customer_id',

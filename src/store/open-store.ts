@@ -78,6 +78,9 @@ export async function openStore(location: StoreLocation): Promise<Store> {
       : await openPgliteDb(location.dataDir);
   try {
     await migrate(db);
+    // Tables that grew since their last analysis (a restored backup, a store written by an
+    // older version) are analyzed before the first request plans against them.
+    await tableStatistics(db).afterWrite();
   } catch (error) {
     await db.close();
     throw error;
