@@ -5,6 +5,9 @@ import type { Interval } from '../engine/periods.js';
  * answer without bound. Each is documented in docs/api.md ("Limits").
  */
 
+/** Characters of an external id (customers, plans, invoices, ...), and so of a path parameter. */
+export const MAX_EXTERNAL_ID_LENGTH = 255;
+
 /** Items in one bulk write body; more is a 413. */
 export const MAX_BULK_ITEMS = 10_000;
 

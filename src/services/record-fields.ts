@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { normaliseCountry } from '../engine/country-codes.js';
 import { normaliseCurrency } from '../engine/currency-codes.js';
 import { parseIsoDay, parseIsoInstant } from './iso-dates.js';
-import { MAX_STORED_INTEGER } from './limits.js';
+import { MAX_EXTERNAL_ID_LENGTH, MAX_STORED_INTEGER } from './limits.js';
 
 /** Field schemas shared by the raw record types; each failure message reads after the field name. */
 
@@ -10,7 +10,7 @@ export const externalId = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(255, 'must be at most 255 characters');
+  .max(MAX_EXTERNAL_ID_LENGTH, `must be at most ${MAX_EXTERNAL_ID_LENGTH} characters`);
 
 export const shortText = z.string().max(1000, 'must be at most 1000 characters');
 
