@@ -7,6 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Services } from '../services/index.js';
+import { MAX_EXTERNAL_ID_LENGTH } from '../services/limits.js';
 import { accountRoutes } from './account-routes.js';
 import { registerAuthentication } from './auth.js';
 import { registerCsvParser } from './csv-body.js';
@@ -19,8 +20,9 @@ import { scheduledRoutes } from './scheduled-routes.js';
 import { mapRetentionRoutes } from './map-retention-routes.js';
 import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
-import { registerErrorHandling } from './errors.js';
+import { answerFrameworkError, registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
+import { registerInputGuards } from './input-guards.js';
 import { invoiceRoutes } from './invoices-routes.js';
 import { leadsRoutes } from './leads-routes.js';
 import { planGroupRoutes } from './plan-groups-routes.js';
@@ -48,7 +50,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     rewriteUrl: (request) => withoutVersionPrefix(request.url),
-    routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: answerFrameworkError,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_EXTERNAL_ID_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -67,6 +70,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   registerErrorHandling(app);
   registerAuthentication(app, services.apiKeys);
+  registerInputGuards(app);
 
   await app.register(swagger, {
     openapi: {

@@ -1,3 +1,4 @@
+import { ownValue } from '../engine/own-value.js';
 import { InvalidInputError } from '../services/errors.js';
 import { CsvBody, type CsvRow } from './csv-body.js';
 
@@ -10,15 +11,24 @@ function typed(value: string, kind: Kind | undefined): unknown {
   return value;
 }
 
-/** The non-empty cells of a row whose column starts with `prefix`, without it: an empty cell means "not given". */
-function fields(row: CsvRow, prefix: string, kinds: Record<string, Kind>, skip: (column: string) => boolean) {
-  const item: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row.cells)) {
-    if (value === '' || !column.startsWith(prefix) || skip(column)) continue;
-    const name = column.slice(prefix.length);
-    item[name] = typed(value, kinds[name]);
-  }
-  return item;
+/**
+ * The non-empty cells of a row whose column starts with `prefix`, without it: an empty cell means
+ * "not given". Column names are the file's, so they become own keys (a `__proto__` column too).
+ */
+function fields(
+  row: CsvRow,
+  prefix: string,
+  kinds: Record<string, Kind>,
+  skip: (column: string) => boolean,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(row.cells)
+      .filter(([column, value]) => value !== '' && column.startsWith(prefix) && !skip(column))
+      .map(([column, value]) => {
+        const name = column.slice(prefix.length);
+        return [name, typed(value, ownValue(kinds, name))];
+      }),
+  );
 }
 
 const CUSTOM_PREFIX = 'custom_';
@@ -61,7 +71,7 @@ export function invoicesFromCsv(csv: CsvBody): unknown[] {
     const key = JSON.stringify([head.id ?? `row ${row.line}`, head.data_source ?? null]);
     const invoice = invoices.get(key) ?? { lines: [], transactions: [] };
     for (const [name, value] of Object.entries(head)) {
-      if (invoice[name] !== undefined && invoice[name] !== value) {
+      if (Object.hasOwn(invoice, name) && invoice[name] !== value) {
         throw new InvalidInputError(
           `CSV row ${row.line}: invoice ${String(head.id)} has a second value for "${name}"`,
         );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
+import { MAX_CUSTOM_VARIABLE_VALUES } from '../services/limits.js';
 import { authOf } from './auth.js';
 import { intParam, reportErrors } from './report-schemas.js';
 
@@ -17,7 +18,9 @@ export function customVariablesRoutes(services: Services): FastifyPluginAsyncZod
             // Checked by the service, so that a missing key gets the message SPEC 7 gives.
             key: z.string().optional().describe('Required: the custom variable, e.g. industry'),
             search: z.string().optional().describe('Keep values holding this text, any case'),
-            limit: intParam(1, 100, 20).describe('Most values returned; default 20, at most 100'),
+            limit: intParam(1, MAX_CUSTOM_VARIABLE_VALUES, 20).describe(
+              `Most values returned; default 20, at most ${MAX_CUSTOM_VARIABLE_VALUES}`,
+            ),
           }),
           response: {
             200: z.object({

@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { MAX_BULK_ITEMS } from '../services/bulk-import.js';
 import { InvalidInputError } from '../services/errors.js';
+import { DEFAULT_LIST_LIMIT, MAX_BULK_ITEMS, MAX_LIST_LIMIT, MAX_LIST_OFFSET } from '../services/limits.js';
 import { authErrors, errorSchema } from './schemas.js';
-
-/** Largest `limit` a /data list accepts; more is a 400. */
-export const MAX_LIST_LIMIT = 10_000;
-export const DEFAULT_LIST_LIMIT = 100;
 
 export const pageQuery = z.object({
   limit: z.coerce
@@ -19,8 +15,9 @@ export const pageQuery = z.object({
     .number()
     .int('must be an integer')
     .min(0, 'must not be negative')
+    .max(MAX_LIST_OFFSET, `must be at most ${MAX_LIST_OFFSET}`)
     .default(0)
-    .describe('Records skipped first'),
+    .describe(`Records skipped first; at most ${MAX_LIST_OFFSET}`),
 });
 
 const dataSourceId = z.uuid({ error: 'must be a data source id (UUID)' });

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConflictError,
   ForbiddenError,
@@ -9,6 +9,7 @@ import {
   TooLargeError,
   UnauthorizedError,
 } from '../services/errors.js';
+import { MAX_EXTERNAL_ID_LENGTH } from '../services/limits.js';
 
 const SERVICE_STATUS: [new (...args: never[]) => ServiceError, number][] = [
   [InvalidInputError, 400],
@@ -54,6 +55,10 @@ function statusAndMessage(error: FastifyError): [number, string] {
       return [415, 'Unsupported content type: send application/json (or text/csv where documented)'];
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return [400, 'Malformed JSON body'];
+    case 'FST_ERR_BAD_URL':
+      return [400, 'Malformed URL: a percent-encoded path segment is not UTF-8'];
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return [400, `Invalid path: a path parameter may be at most ${MAX_EXTERNAL_ID_LENGTH} characters`];
   }
   if (error instanceof SyntaxError && error.statusCode === 400)
     return [400, `Malformed JSON body: ${error.message}`];
@@ -63,12 +68,27 @@ function statusAndMessage(error: FastifyError): [number, string] {
 }
 
 /** The one place where failures become HTTP responses: always `{error}`, never a stack trace. */
+function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const [status, message] = statusAndMessage(error);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  return reply.status(status).send({ error: message });
+}
+
+/**
+ * Fastify's `frameworkErrors` option, for what the router refuses before any hook runs (a URL
+ * that does not decode): answered like everything else, before authentication, naming no route.
+ * Fastify ignores what it returns; the reply is sent all the same.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void answerError(error, request, reply);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const [status, message] = statusAndMessage(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.status(status).send({ error: message });
-  });
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) => {
     return reply.status(404).send({ error: `Route ${request.method} ${request.url} not found` });
   });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BREAKDOWNS } from '../engine/breakdown.js';
 import type { Services } from '../services/index.js';
-import { MAX_TRAILING_MONTHS } from '../services/map-retention-service.js';
+import { MAX_TRAILING_MONTHS } from '../services/limits.js';
 import { authOf } from './auth.js';
 import { cents, reportErrors, reportRangeQuery } from './report-schemas.js';
 

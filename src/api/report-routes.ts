@@ -4,6 +4,7 @@ import { BREAKDOWNS } from '../engine/breakdown.js';
 import { TOP_COUNTS } from '../engine/reports/concentration.js';
 import { SUMMARY_OFFSETS } from '../engine/reports/summary.js';
 import type { Services } from '../services/index.js';
+import { MAX_ACTIVITY_DAYS, MAX_ACTIVITY_ITEMS } from '../services/limits.js';
 import { COMPARES } from '../services/reports-service.js';
 import { authOf } from './auth.js';
 import { pageQuery } from './data-schemas.js';
@@ -212,8 +213,8 @@ export function reportRoutes(services: Services): FastifyPluginAsyncZod {
           tags,
           summary: 'Recent MRR movements, newest first, with upcoming scheduled ones on request',
           querystring: reportFilterQuery.extend({
-            limit: intParam(1, 100, 30),
-            days: intParam(1, 365, 30),
+            limit: intParam(1, MAX_ACTIVITY_ITEMS, 30),
+            days: intParam(1, MAX_ACTIVITY_DAYS, 30),
             include_failed: flag('1').describe('1 includes failed payments (subtype: their outcome)'),
             include_scheduled: flag('0'),
           }),

@@ -1,4 +1,5 @@
 import type { CustomerView } from './account-snapshot.js';
+import { ownValue } from './own-value.js';
 
 export const BREAKDOWNS = [
   'plan',
@@ -45,7 +46,7 @@ export function breakdownValue(customer: CustomerView, dimension: string): strin
       return customer.id;
     default: {
       const key = dimension.startsWith('custom_') ? dimension.slice('custom_'.length) : dimension;
-      return customer.customVariables[key] ?? null;
+      return ownValue(customer.customVariables, key) ?? null;
     }
   }
 }

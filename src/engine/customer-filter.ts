@@ -1,3 +1,5 @@
+import { ownValue } from './own-value.js';
+
 /**
  * Filters are plain data, parsed and checked once (services/report-query.ts) and applied
  * here to every report the same way. A filter keeps a customer when one of its values is in
@@ -86,8 +88,10 @@ function valuesOf(
       return single(attributes.hasDiscount[index]);
     case 'age':
       return NONE;
-    default:
-      return single(attributes.customVariables[index]?.[dimension.slice('custom:'.length)]);
+    default: {
+      const variables = attributes.customVariables[index];
+      return single(variables && ownValue(variables, dimension.slice('custom:'.length)));
+    }
   }
 }
 

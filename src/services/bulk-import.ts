@@ -1,8 +1,6 @@
 import type { z } from 'zod';
 import { InvalidInputError, TooLargeError } from './errors.js';
-
-/** Most items one write request may carry; a larger body is refused whole (413). */
-export const MAX_BULK_ITEMS = 10_000;
+import { MAX_BULK_ITEMS } from './limits.js';
 
 export type ImportStatus = 'inserted' | 'error';
 

@@ -4,11 +4,13 @@ import {
   type Cohort,
   cohortChart,
   type CohortLimits,
+  cohortInterval,
   cohortReport,
   type CohortReport,
 } from '../engine/reports/cohort.js';
+import { MAX_COHORTS } from './limits.js';
 import type { ReportInputs } from './report-inputs.js';
-import { parseBreakdown, type RawReportParams } from './report-query.js';
+import { checkPeriodCount, parseBreakdown, type RawReportParams } from './report-query.js';
 
 /** `date` is the end date (SPEC) or a range (as the reference sends it); alone, cohorts start up to 365 days before it. */
 const RANGE = { days: 365, ahead: false, endDateAlone: true };
@@ -34,6 +36,7 @@ export function createCohortService(prepare: ReportInputs) {
   ): Promise<{ envelope: CohortEnvelope; report: CohortReport }> {
     const breakdown = parseBreakdown(raw.breakdown);
     const { query, snapshot, customers, table } = await prepare(accountId, raw, RANGE);
+    checkPeriodCount(query, cohortInterval(query.interval), MAX_COHORTS, 'cohorts');
     return {
       envelope:
         breakdown === undefined

@@ -1,5 +1,4 @@
 import { type CustomerView, filteredCustomers } from '../engine/account-snapshot.js';
-import { dayNumber } from '../engine/days.js';
 import { nextPeriodStart, periodStart } from '../engine/periods.js';
 import { type CustomerListItem, type CustomerSort, customerState } from '../engine/reports/customer-item.js';
 import { customersReport, type SelectedType } from '../engine/reports/customers.js';
@@ -10,7 +9,7 @@ import { ConflictError, NotFoundError } from './errors.js';
 import type { FxService } from './fx-service.js';
 import type { MetricsService } from './metrics-service.js';
 import type { ReportQueries } from './report-context.js';
-import type { RawReportParams } from './report-query.js';
+import { parseReportDay, type RawReportParams } from './report-query.js';
 
 export interface CustomerListParams {
   limit: number;
@@ -99,7 +98,8 @@ export function createCustomerMetricsService(
     async list(accountId: string, params: CustomerListParams): Promise<CustomerListItem[]> {
       const query = await reportQuery(accountId, params.filters);
       const snapshot = await metrics.snapshot(accountId);
-      const selectedDay = params.selectedDate === undefined ? undefined : dayNumber(params.selectedDate);
+      const selectedDay =
+        params.selectedDate === undefined ? undefined : parseReportDay('selected-date', params.selectedDate);
       const start = selectedDay === undefined ? undefined : periodStart(selectedDay, query.interval);
       return customersReport(
         snapshot,

@@ -9,7 +9,16 @@ import {
 import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
 import type { Page } from '../store/records-repo.js';
-import { cents, currency, dataSourceRef, day, externalId, instant, shortText } from './record-fields.js';
+import {
+  cents,
+  currency,
+  dataSourceRef,
+  day,
+  externalId,
+  instant,
+  shortText,
+  storedCount,
+} from './record-fields.js';
 import { type RecordType, recordUseCases } from './record-import.js';
 import { checkReferences } from './reference-checks.js';
 
@@ -27,7 +36,7 @@ export const invoiceLineSchema = z
     plan_id: externalId.nullable().default(null).describe("A plan of the invoice's data source"),
     description: shortText.nullable().default(null),
     amount: cents.describe('Cents, after discount, before tax'),
-    quantity: z.number().int('must be an integer').min(0, 'must not be negative').default(1),
+    quantity: storedCount(0).default(1),
     period_start: day.nullable().default(null),
     period_end: day.nullable().default(null).describe('First day after the period: [start, end)'),
     discount: nonNegative.default(0),

@@ -4,12 +4,12 @@ import { type MapReport, mapReport } from '../engine/reports/map.js';
 import { type RetentionRow, retentionReport } from '../engine/reports/retention.js';
 import type { CashflowTables } from './cashflow-tables.js';
 import { InvalidInputError } from './errors.js';
+import { MAX_TRAILING_MONTHS } from './limits.js';
 import type { ReportInputs } from './report-inputs.js';
 import { parseBreakdown, type RawReportParams } from './report-query.js';
 
 /** Without `trailing_months`, each row's baseline lies one period back (at least a month). */
 const DEFAULT_TRAILING_MONTHS: Record<Interval, number> = { day: 1, week: 1, month: 1, quarter: 3, year: 12 };
-export const MAX_TRAILING_MONTHS = 120;
 
 export interface RetentionResponse {
   currency: string;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Repos, Store } from '../store/open-store.js';
 import type { PlanGroupRow } from '../store/plan-groups-repo.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
-import { MAX_BULK_ITEMS } from './bulk-import.js';
+import { MAX_BULK_ITEMS } from './limits.js';
 import { recordChanges } from './change-tracking.js';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors.js';
 import { isUuid } from './ids.js';

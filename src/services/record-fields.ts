@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normaliseCountry } from '../engine/country-codes.js';
 import { normaliseCurrency } from '../engine/currency-codes.js';
 import { parseIsoDay, parseIsoInstant } from './iso-dates.js';
+import { MAX_EXTERNAL_ID_LENGTH, MAX_STORED_INTEGER } from './limits.js';
 
 /** Field schemas shared by the raw record types; each failure message reads after the field name. */
 
@@ -9,7 +10,7 @@ export const externalId = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(255, 'must be at most 255 characters');
+  .max(MAX_EXTERNAL_ID_LENGTH, `must be at most ${MAX_EXTERNAL_ID_LENGTH} characters`);
 
 export const shortText = z.string().max(1000, 'must be at most 1000 characters');
 
@@ -44,7 +45,16 @@ export const cents = z
   .refine(Number.isSafeInteger, 'is too large')
   .describe('Integer amount in the smallest currency unit');
 
-export const positiveCount = z.number().int('must be an integer').min(1, 'must be at least 1');
+/** A whole number kept in a PostgreSQL `integer` column, from `min` up. */
+export function storedCount(min: 0 | 1) {
+  return z
+    .number()
+    .int('must be an integer')
+    .min(min, min === 0 ? 'must not be negative' : 'must be at least 1')
+    .max(MAX_STORED_INTEGER, `must be at most ${MAX_STORED_INTEGER}`);
+}
+
+export const positiveCount = storedCount(1);
 
 /** The data source a record belongs to; absent means the account's default "API" source. */
 export const dataSourceRef = z

@@ -4,6 +4,7 @@ import { dayNumber } from '../engine/days.js';
 import { type Interval, nextPeriodStart, type Period, periodStart } from '../engine/periods.js';
 import { REGIONS } from '../engine/regions.js';
 import { InvalidInputError } from './errors.js';
+import { FIRST_REPORT_YEAR, LAST_REPORT_YEAR, MAX_REPORT_PERIODS } from './limits.js';
 
 export const INTERVALS: readonly Interval[] = ['day', 'week', 'month', 'quarter', 'year'];
 export const BILLING_FREQS = ['day', 'week', 'month', 'quarter', 'year'] as const;
@@ -75,12 +76,63 @@ function invalid(parameter: string, message: string): InvalidInputError {
   return new InvalidInputError(`Invalid query parameter "${parameter}": ${message}`);
 }
 
-/** A day number from year, month and day digits, or undefined when no such date exists. */
-function realDay(year?: string, month?: string, day?: string): number | undefined {
+/**
+ * A day number from year, month and day digits, or undefined when no such date exists. A real
+ * date outside the report years is refused: every period a report makes lies within them, so
+ * no range can ask for centuries of rows or for a period after 9999.
+ */
+function realDay(parameter: string, year?: string, month?: string, day?: string): number | undefined {
+  let number: number;
   try {
-    return dayNumber(`${year}-${month}-${day}`);
+    number = dayNumber(`${year}-${month}-${day}`);
   } catch {
     return undefined;
+  }
+  if (Number(year) < FIRST_REPORT_YEAR || Number(year) > LAST_REPORT_YEAR) {
+    throw invalid(parameter, `dates must lie in the years ${FIRST_REPORT_YEAR} to ${LAST_REPORT_YEAR}`);
+  }
+  return number;
+}
+
+/** A `YYYY-MM-DD` query parameter as a day number, within the report years. */
+export function parseReportDay(parameter: string, raw: string): number {
+  const match = DAY.exec(raw);
+  const day = match ? realDay(parameter, match[1], match[2], match[3]) : undefined;
+  if (day === undefined) throw invalid(parameter, 'expected a real date YYYY-MM-DD');
+  return day;
+}
+
+const PERIOD_NAMES: Record<Interval, string> = {
+  day: 'days',
+  week: 'weeks',
+  month: 'months',
+  quarter: 'quarters',
+  year: 'years',
+};
+
+/**
+ * Refuses a range that holds more than `max` periods of `interval`; `what` names them in the
+ * message. Counts no further than `max`, so the check costs little however wide the range.
+ */
+export function checkPeriodCount(
+  range: { from: number; to: number },
+  interval: Interval,
+  max: number,
+  what = PERIOD_NAMES[interval],
+): void {
+  let count = 0;
+  for (
+    let start = periodStart(range.from, interval);
+    start <= range.to;
+    start = nextPeriodStart(start, interval)
+  ) {
+    count += 1;
+    if (count > max) {
+      throw invalid(
+        'date',
+        `a range may hold at most ${max} ${what}; choose a shorter range or a longer interval`,
+      );
+    }
   }
 }
 
@@ -92,12 +144,12 @@ function parseRange(raw: string | undefined, context: ReportQueryContext): [numb
   }
   const end = context.endDateAlone ? DAY.exec(raw) : null;
   if (end) {
-    const to = realDay(end[1], end[2], end[3]);
+    const to = realDay('date', end[1], end[2], end[3]);
     if (to !== undefined) return [to - context.defaultRangeDays + 1, to];
   }
   const match = RANGE.exec(raw);
-  const from = match ? realDay(match[1], match[2], match[3]) : undefined;
-  const to = match ? realDay(match[4], match[5], match[6]) : undefined;
+  const from = match ? realDay('date', match[1], match[2], match[3]) : undefined;
+  const to = match ? realDay('date', match[4], match[5], match[6]) : undefined;
   if (from === undefined || to === undefined) {
     const expected = context.endDateAlone ? 'a date YYYY-MM-DD or a range' : 'a range';
     throw invalid('date', `expected ${expected} YYYYMMDD-YYYYMMDD of real dates`);
@@ -239,6 +291,8 @@ export async function buildReportQuery(
   const [from, to] = parseRange(raw.date, context);
   const interval = (raw.interval ?? 'month') as Interval;
   if (!INTERVALS.includes(interval)) throw invalid('interval', `expected one of ${INTERVALS.join(', ')}`);
+  const maxPeriods = MAX_REPORT_PERIODS[interval];
+  if (maxPeriods !== undefined) checkPeriodCount({ from, to }, interval, maxPeriods);
   const baseCurrency = context.currency(raw.baseCurrency ?? context.baseCurrency);
   if (baseCurrency === undefined) {
     throw invalid('baseCurrency', `unknown currency "${raw.baseCurrency}": no exchange rates for it`);
@@ -278,12 +332,6 @@ export function parseBreakdown(raw: string | undefined): string | undefined {
 /** The whole period of `interval` holding a `selected-date` (YYYY-MM-DD), or null without one. */
 export function parseSelectedPeriod(raw: string | undefined, interval: Interval): Period | null {
   if (raw === undefined || raw === '') return null;
-  let day: number;
-  try {
-    day = dayNumber(raw);
-  } catch {
-    throw invalid('selected-date', 'expected a real date YYYY-MM-DD');
-  }
-  const start = periodStart(day, interval);
+  const start = periodStart(parseReportDay('selected-date', raw), interval);
   return { start, end: nextPeriodStart(start, interval) - 1 };
 }

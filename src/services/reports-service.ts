@@ -1,5 +1,5 @@
 import { breakdownMasks } from '../engine/breakdown.js';
-import { dayNumber, dayString } from '../engine/days.js';
+import { dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
 import { listMovements, movementPage } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
@@ -13,7 +13,7 @@ import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
 import { movementItem, type MovementItem } from './movement-items.js';
 import type { ReportInputs } from './report-inputs.js';
-import { parseBreakdown, type RawReportParams, type ReportQuery } from './report-query.js';
+import { parseBreakdown, parseReportDay, type RawReportParams, type ReportQuery } from './report-query.js';
 
 export type MrrSeriesRow = MrrRow & { breakdown_value?: string | null };
 
@@ -61,11 +61,10 @@ function parseCommitted(raw: string | undefined): boolean {
 }
 
 function parseMonth(raw: string): number {
-  try {
-    return dayNumber(`${raw}-01`);
-  } catch {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(raw)) {
     throw new InvalidInputError('Invalid query parameter "compareMonth": expected a month YYYY-MM');
   }
+  return parseReportDay('compareMonth', `${raw}-01`);
 }
 
 /** The range to compare with: the same dates a year earlier, or the equally long range just before. */

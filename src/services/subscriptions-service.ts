@@ -3,11 +3,11 @@ import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
 import type { Page } from '../store/records-repo.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionRow } from '../store/subscriptions-repo.js';
-import { cents, currency, dataSourceRef, day, externalId, instant } from './record-fields.js';
+import { cents, currency, dataSourceRef, day, externalId, instant, storedCount } from './record-fields.js';
 import { type RecordType, recordKey, recordUseCases } from './record-import.js';
 import { checkReferences } from './reference-checks.js';
 
-const quantity = z.number().int('must be an integer').min(0, 'must not be negative');
+const quantity = storedCount(0);
 
 export const scheduledChangeSchema = z.strictObject({
   date: day.describe('Day the change takes effect'),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BULK_ITEMS } from '../../src/services/bulk-import.js';
+import { MAX_BULK_ITEMS } from '../../src/services/limits.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 

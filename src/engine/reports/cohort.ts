@@ -307,6 +307,11 @@ function collectMembers(
   return byValue;
 }
 
+/** Daily cohorts are aggregated weekly (SPEC 8): a triangle of days would be a year of rows per cohort. */
+export function cohortInterval(interval: Interval): Interval {
+  return interval === 'day' ? 'week' : interval;
+}
+
 /**
  * Cohort retention (DESIGN 4.8, docs/metrics.md). A customer belongs to the cohort of the period
  * holding its first paid day; period k of a cohort is the k-th period from its start, read on
@@ -317,7 +322,7 @@ function collectMembers(
  * weighted by each cohort's size.
  */
 export function cohortReport(snapshot: AccountSnapshot, query: CohortQuery, fx: FxTable): CohortReport {
-  const interval = query.interval === 'day' ? 'week' : query.interval;
+  const interval = cohortInterval(query.interval);
   const end = Math.min(query.to, query.today);
   const periods = query.from > end ? [] : periodsBetween(periodStart(query.from, interval), end, interval);
   const count = periods.length;

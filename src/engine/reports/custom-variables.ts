@@ -1,4 +1,5 @@
 import type { CustomerView } from '../account-snapshot.js';
+import { ownValue } from '../own-value.js';
 
 export interface CustomVariablesQuery {
   key: string;
@@ -25,7 +26,7 @@ export function customVariableValues(
   const needle = query.search?.toLowerCase() ?? null;
   const counts = new Map<string, number>();
   for (const customer of customers) {
-    const value = customer.customVariables[query.key];
+    const value = ownValue(customer.customVariables, query.key);
     if (value === undefined || value === '') continue;
     if (needle !== null && !value.toLowerCase().includes(needle)) continue;
     counts.set(value, (counts.get(value) ?? 0) + 1);

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { InvalidInputError } from '../services/errors.js';
+import { CsvBody } from './csv-body.js';
+
+/**
+ * PostgreSQL text cannot hold U+0000, and a lone UTF-16 surrogate has no UTF-8 form, so
+ * either would fail deep inside a write or a report as a 500. With the `u` flag a character
+ * class matches a surrogate only when it is unpaired.
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is what it looks for
+const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
+
+function problem(text: string): string | undefined {
+  const found = UNSTORABLE.exec(text);
+  if (!found) return undefined;
+  return found[0] === '\u0000'
+    ? 'must not contain the character U+0000 (NUL)'
+    : 'must not contain a lone UTF-16 surrogate';
+}
+
+/** Where a string sits: the key path from the part's root, and whether it is a key or a value. */
+interface Finding {
+  path: string[];
+  isKey: boolean;
+  message: string;
+}
+
+/** The first unstorable string in a parsed value, keys included; walked without recursion, so depth cannot overflow the stack. */
+function findUnstorable(root: unknown): Finding | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, path } = next;
+    if (typeof value === 'string') {
+      const message = problem(value);
+      if (message) return { path, isKey: false, message };
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+      const children: { value: unknown; path: string[] }[] = [];
+      for (const [key, child] of entries) {
+        const name = String(key);
+        const message = problem(name);
+        if (message) return { path, isKey: true, message };
+        children.push({ value: child, path: [...path, name] });
+      }
+      // Reversed onto the stack, so the first field in the input is reported first.
+      stack.push(...children.reverse());
+    }
+  }
+  return undefined;
+}
+
+/** How each part of a request, and one of its fields, is named in messages (as in errors.ts). */
+const PARTS = {
+  params: { whole: 'path', field: 'path parameter', key: 'a path parameter name' },
+  query: { whole: 'query string', field: 'query parameter', key: 'a parameter name' },
+  body: { whole: 'body', field: 'body field', key: 'a key' },
+} as const;
+
+function invalid(part: keyof typeof PARTS, finding: Finding): InvalidInputError {
+  const names = PARTS[part];
+  const message = finding.isKey ? `${names.key} ${finding.message}` : finding.message;
+  if (finding.path.length === 0) return new InvalidInputError(`Invalid ${names.whole}: ${message}`);
+  return new InvalidInputError(`Invalid ${names.field} "${finding.path.join('.')}": ${message}`);
+}
+
+function checkCsv(csv: CsvBody): void {
+  for (const row of csv.rows) {
+    const finding = findUnstorable(row.cells);
+    if (!finding) continue;
+    const message = finding.isKey ? `a column name ${finding.message}` : finding.message;
+    const where = finding.isKey ? 'header' : `row ${row.line}, column "${finding.path.join('.')}"`;
+    throw new InvalidInputError(`Invalid CSV ${where}: ${message}`);
+  }
+}
+
+/**
+ * Refuses, before any route runs, a request whose path parameters, query or body (JSON or CSV)
+ * hold a string no store can keep: one check for every route, rather than one per field.
+ */
+export function registerInputGuards(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    for (const part of ['params', 'query'] as const) {
+      const finding = findUnstorable(request[part]);
+      if (finding) throw invalid(part, finding);
+    }
+    if (request.body instanceof CsvBody) return checkCsv(request.body);
+    const finding = findUnstorable(request.body);
+    if (finding) throw invalid('body', finding);
+  });
+}
