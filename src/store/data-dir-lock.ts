@@ -54,9 +54,10 @@ function ownerAlive(pid: number, startTime: string | undefined): boolean {
   return startTime === undefined || state.startTime === startTime;
 }
 
-function lockContent(): string {
-  const startTime = procState(process.pid)?.startTime;
-  return startTime ? `${process.pid} ${startTime}` : String(process.pid);
+/** What a lock file holds for a process: its pid, and its start time where /proc tells it. */
+export function lockOwner(pid: number): string {
+  const startTime = procState(pid)?.startTime;
+  return startTime ? `${pid} ${startTime}` : String(pid);
 }
 
 /** The pid of the live process holding the lock, or undefined when the lock is stale. */
@@ -86,7 +87,7 @@ export async function acquireDataDirLock(dataDir: string, waitMs = LOCK_WAIT_MS)
   const giveUpAt = Date.now() + waitMs;
   for (;;) {
     try {
-      writeFileSync(path, lockContent(), { flag: 'wx' });
+      writeFileSync(path, lockOwner(process.pid), { flag: 'wx' });
       heldHere.add(path);
       return () => {
         heldHere.delete(path);
