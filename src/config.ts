@@ -13,6 +13,8 @@ export interface Config {
   requestDeadlineMs: number;
   /** After SIGTERM or SIGINT, how long in-flight requests may finish before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** Whose `X-Forwarded-For` to believe for the client address: `true` (anyone) or addresses and CIDRs. */
+  trustProxy: boolean | string;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -69,5 +71,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeouts: httpTimeouts(env, requestDeadlineMs),
     requestDeadlineMs,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1),
+    trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
   };
 }

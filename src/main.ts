@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     rateLimits: config.rateLimits,
     requestDeadlineMs: config.requestDeadlineMs,
     timeouts: config.timeouts,
+    trustProxy: config.trustProxy,
   });
 
   // Stop accepting, let in-flight requests finish, close the store; whatever hangs, exit by the

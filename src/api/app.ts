@@ -53,6 +53,8 @@ export interface AppOptions {
   requestDeadlineMs?: number;
   /** Absent: Node's defaults. */
   timeouts?: HttpTimeouts;
+  /** Behind a reverse proxy, the client address (limited on failed authentication) is in `X-Forwarded-For`. */
+  trustProxy?: boolean | string;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -89,6 +91,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     rewriteUrl: (request) => withoutVersionPrefix(request.url),
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
+    trustProxy: options.trustProxy ?? false,
     ...serverTimeouts(options.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -56,6 +56,33 @@ describe('rate limits', () => {
   });
 });
 
+describe('failed authentications behind a trusted proxy', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp('pglite', {
+      rateLimits: {
+        perKey: { perMinute: 60, burst: 3 },
+        authFailuresPerAddress: { perMinute: 60, burst: 1 },
+      },
+      trustProxy: '127.0.0.1',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('are counted per forwarded client address, not for the proxy as a whole', async () => {
+    const get = (client: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/data/data-sources',
+        headers: { authorization: 'Bearer mrr_wrong', 'x-forwarded-for': client },
+      });
+    expect((await get('203.0.113.1')).statusCode).toBe(401);
+    expect((await get('203.0.113.1')).statusCode).toBe(429);
+    expect((await get('203.0.113.2')).statusCode).toBe(401);
+  });
+});
+
 describe('token buckets', () => {
   it('allow the burst at once, then the rate, and say how long to wait', () => {
     let now = 0;
