@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenBuckets } from '../../src/api/rate-limits.js';
@@ -112,6 +113,7 @@ describe('the request deadline', () => {
       return { done: true };
     });
     t.app.get('/test/quick', { config: { public: true } }, async () => ({ done: true }));
+    t.app.post('/test/echo', { config: { public: true } }, async (request) => request.body);
   });
   afterAll(() => t.close());
 
@@ -123,6 +125,22 @@ describe('the request deadline', () => {
     expect(response.json()).toEqual({
       error: 'The request did not complete within the 0.2 s deadline; a write it started may still complete',
     });
+  });
+
+  it('does not count the time the body takes to arrive (the request timeout bounds that)', async () => {
+    async function* slowBody() {
+      yield '[1,';
+      await sleep(400);
+      yield '2]';
+    }
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: Readable.from(slowBody()),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([1, 2]);
   });
 
   it('leaves a quick answer alone', async () => {
