@@ -20,7 +20,7 @@ interface ProcessState {
   zombie: boolean;
 }
 
-/** Undefined where /proc is absent (macOS, BSD) or the process is gone. */
+/** Undefined where /proc is absent (macOS, BSD), hides the process, or the process is gone. */
 function procState(pid: number): ProcessState | undefined {
   let stat: string;
   try {
@@ -33,8 +33,6 @@ function procState(pid: number): ProcessState | undefined {
   return { zombie: fields[0] === 'Z', startTime: fields[19] ?? '' };
 }
 
-const hasProc = procState(process.pid) !== undefined;
-
 function exists(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -46,9 +44,10 @@ function exists(pid: number): boolean {
 
 /** Whether the process that wrote a lock still runs, as far as this system can tell. */
 function ownerAlive(pid: number, startTime: string | undefined): boolean {
-  if (!hasProc) return exists(pid);
   const state = procState(pid);
-  if (!state || state.zombie) return false;
+  // Without /proc, or where it hides other users' processes (hidepid), only the pid can be checked.
+  if (!state) return exists(pid);
+  if (state.zombie) return false;
   // Another process now has the pid: the owner is gone. A lock without a start time (written
   // before they were recorded) can only be judged by the pid.
   return startTime === undefined || state.startTime === startTime;

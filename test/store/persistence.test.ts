@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/services/clock.js';
 import { StoreBusyError } from '../../src/services/errors.js';
@@ -110,6 +111,33 @@ describe('PGlite data directory', () => {
       await location.drop();
     }
   });
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'is taken over at once from an owner that died and is not reaped yet (a zombie)',
+    async () => {
+      const location = await createTestLocation('pglite');
+      // The shell becomes `sleep 30` and never reaps its first child, which stays a zombie.
+      const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 30']);
+      try {
+        const zombie = Number(
+          await new Promise<string>((resolve) =>
+            parent.stdout.once('data', (chunk) => resolve(String(chunk))),
+          ),
+        );
+        const ownerLine = lockOwner(zombie);
+        await sleep(500);
+        expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
+        writeFileSync(lockFile(location), ownerLine);
+        const started = performance.now();
+        const release = await acquireDataDirLock(dataDir(location), 5_000);
+        expect(performance.now() - started).toBeLessThan(1_000);
+        release();
+      } finally {
+        parent.kill();
+        await location.drop();
+      }
+    },
+  );
 
   it('is taken over from a process that has exited, or from an earlier life of our own pid', async () => {
     for (const stale of ['999999999', String(process.pid)]) {
