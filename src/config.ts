@@ -1,3 +1,5 @@
+import type { HttpTimeouts } from './api/app.js';
+import type { RateLimits } from './api/rate-limits.js';
 import type { StoreLocation } from './store/open-store.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './store/postgres-db.js';
 
@@ -7,6 +9,13 @@ export interface Config {
   port: number;
   bodyLimitBytes: number;
   logLevel: string;
+  rateLimits: RateLimits;
+  timeouts: HttpTimeouts;
+  requestDeadlineMs: number;
+  /** After SIGTERM or SIGINT, how long in-flight requests may finish before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** Whose `X-Forwarded-For` to believe for the client address: `true` (anyone) or addresses and CIDRs. */
+  trustProxy: boolean | string;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -27,7 +36,35 @@ export function storeLocation(env: NodeJS.ProcessEnv = process.env): StoreLocati
   };
 }
 
+// The defaults and their reasons are listed in docs/operations.md ("Limits, timeouts and rates").
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  const authFailures = integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 0);
+  return {
+    perKey: {
+      perMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0),
+      burst: integer(env, 'RATE_LIMIT_BURST', 200, 1),
+    },
+    authFailuresPerAddress: { perMinute: authFailures, burst: authFailures },
+  };
+}
+
+function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTimeouts {
+  const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1);
+  const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 120_000, 1);
+  // Node refuses a header timeout longer than the whole request's.
+  if (headersMs > requestMs) throw new Error('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  return {
+    headersMs,
+    requestMs,
+    keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
+    // No bytes move while a handler works, so a silent connection is only cut once neither the
+    // upload nor the handler may still be going.
+    socketIdleMs: Math.max(requestMs, requestDeadlineMs),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const requestDeadlineMs = integer(env, 'REQUEST_DEADLINE_MS', 60_000, 1);
   return {
     store: storeLocation(env),
     host: env.HOST || '127.0.0.1',
@@ -35,5 +72,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'PORT', 3000, 0),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_MB', 64, 1) * 1024 * 1024,
     logLevel: env.LOG_LEVEL || 'info',
+    rateLimits: rateLimits(env),
+    timeouts: httpTimeouts(env, requestDeadlineMs),
+    requestDeadlineMs,
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1),
+    trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
   };
 }

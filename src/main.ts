@@ -11,16 +11,36 @@ async function main(): Promise<void> {
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
     logger: { level: config.logLevel },
+    rateLimits: config.rateLimits,
+    requestDeadlineMs: config.requestDeadlineMs,
+    timeouts: config.timeouts,
+    trustProxy: config.trustProxy,
   });
 
-  const stop = async (signal: string) => {
+  // Stop accepting, let in-flight requests finish, close the store; whatever hangs, exit by the
+  // deadline. A committed write is in the store's log by then, so exiting unclosed loses none.
+  // `once`: a second signal gets Node's default and ends the process at once.
+  const stop = (signal: string) => {
     app.log.info(`${signal} received, shutting down`);
-    await app.close();
-    await store.close();
-    process.exit(0);
+    setTimeout(() => {
+      console.error(
+        `Not stopped within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS): exiting anyway`,
+      );
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    app
+      .close()
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('Shutdown failed:', error instanceof Error ? error.message : error);
+          process.exit(1);
+        },
+      );
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 
   const address = await app.listen({ host: config.host, port: config.port });
   // After listen: if the port is taken, no key is created that nobody saw.

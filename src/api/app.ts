@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -20,7 +21,7 @@ import { scheduledRoutes } from './scheduled-routes.js';
 import { mapRetentionRoutes } from './map-retention-routes.js';
 import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
-import { answerFrameworkError, registerErrorHandling } from './errors.js';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
 import { registerInputGuards } from './input-guards.js';
 import { invoiceRoutes } from './invoices-routes.js';
@@ -28,15 +29,55 @@ import { leadsRoutes } from './leads-routes.js';
 import { planGroupRoutes } from './plan-groups-routes.js';
 import { segmentRoutes } from './segments-routes.js';
 import { planRoutes } from './plans-routes.js';
+import { NO_RATE_LIMITS, rateLimiter, type RateLimits } from './rate-limits.js';
+import { registerRequestDeadline } from './request-deadline.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscriptions-routes.js';
+
+/** How long the HTTP server waits on a client; see docs/operations.md. */
+export interface HttpTimeouts {
+  /** From connection (or the previous request) to the end of the request headers. */
+  headersMs: number;
+  /** From connection to the end of the request body. */
+  requestMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveMs: number;
+  /** A connection on which nothing moves either way (a client that stops reading its answer). */
+  socketIdleMs: number;
+}
 
 export interface AppOptions {
   bodyLimitBytes?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Absent: nothing is limited (tests that send many requests). */
+  rateLimits?: RateLimits;
+  /** Absent: a request may take as long as its work does. */
+  requestDeadlineMs?: number;
+  /** Absent: Node's defaults. */
+  timeouts?: HttpTimeouts;
+  /** Behind a reverse proxy, the client address (limited on failed authentication) is in `X-Forwarded-For`. */
+  trustProxy?: boolean | string;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
+// Node looks for expired header and request timers only this often (30 s by default), so a
+// timeout takes effect up to this much late.
+const MAX_TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
+function serverTimeouts(timeouts: HttpTimeouts | undefined): Partial<FastifyHttpOptions<Server>> {
+  if (!timeouts) return {};
+  return {
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: Math.min(MAX_TIMEOUT_CHECK_INTERVAL_MS, timeouts.headersMs),
+    },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.socketIdleMs,
+  };
+}
 
 /** `/v1/x` and `/x` are the same resource: the prefix is dropped before routing. */
 function withoutVersionPrefix(url = '/'): string {
@@ -52,6 +93,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     rewriteUrl: (request) => withoutVersionPrefix(request.url),
     frameworkErrors: answerFrameworkError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_EXTERNAL_ID_LENGTH },
+    clientErrorHandler: answerClientError,
+    trustProxy: options.trustProxy ?? false,
+    ...serverTimeouts(options.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -69,7 +113,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerCsvParser(app);
 
   registerErrorHandling(app);
-  registerAuthentication(app, services.apiKeys);
+  // Before authentication, which waits on the store and so may be what hangs.
+  if (options.requestDeadlineMs !== undefined) registerRequestDeadline(app, options.requestDeadlineMs);
+  registerAuthentication(app, services.apiKeys, rateLimiter(options.rateLimits ?? NO_RATE_LIMITS));
   registerInputGuards(app);
 
   await app.register(swagger, {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeysService, AuthContext } from '../services/api-keys-service.js';
 import { ForbiddenError, UnauthorizedError } from '../services/errors.js';
+import type { RateLimiter } from './rate-limits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,15 +23,22 @@ export function authOf(request: FastifyRequest): AuthContext {
 
 /**
  * Every request needs `Authorization: Bearer <key>`, unknown routes included, so that
- * without a key nothing reveals which routes exist.
+ * without a key nothing reveals which routes exist. Rate limits are checked here, where the
+ * key id is known: per key once authenticated, per client address for failures.
  */
-export function registerAuthentication(app: FastifyInstance, apiKeys: ApiKeysService): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  apiKeys: ApiKeysService,
+  limiter: RateLimiter,
+): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.public) return;
+    limiter.checkAddress(request.ip);
     const match = BEARER.exec(request.headers.authorization ?? '');
     const auth = match ? await apiKeys.authenticate(match[1]!) : undefined;
-    if (!auth) throw new UnauthorizedError();
+    if (!auth) throw limiter.failedAuthentication(request.ip);
+    limiter.checkKey(auth.keyId);
     request.auth = auth;
   });
 }

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConflictError,
@@ -10,6 +12,7 @@ import {
   UnauthorizedError,
 } from '../services/errors.js';
 import { MAX_EXTERNAL_ID_LENGTH } from '../services/limits.js';
+import { TooManyRequestsError } from './rate-limits.js';
 
 const SERVICE_STATUS: [new (...args: never[]) => ServiceError, number][] = [
   [InvalidInputError, 400],
@@ -71,6 +74,8 @@ function statusAndMessage(error: FastifyError): [number, string] {
 function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const [status, message] = statusAndMessage(error);
   if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (error instanceof TooManyRequestsError)
+    void reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.status(status).send({ error: message });
 }
 
@@ -92,4 +97,26 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     return reply.status(404).send({ error: `Route ${request.method} ${request.url} not found` });
   });
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout: the request headers or body did not arrive in time'],
+  HPE_HEADER_OVERFLOW: [431, 'Request headers are too large'],
+};
+
+/**
+ * Answers what Node's HTTP parser refuses before Fastify sees a request (a header or body
+ * timeout, a malformed request line) in the same `{error}` shape, then closes the connection.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ error: message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

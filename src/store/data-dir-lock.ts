@@ -1,12 +1,39 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreBusyError } from '../services/errors.js';
+
+/**
+ * How long a start waits for a lock holder that is still alive: a process killed a moment ago
+ * (`kill -9` then a restart) may take a while to disappear. Documented in docs/operations.md.
+ */
+export const LOCK_WAIT_MS = 5_000;
+const POLL_MS = 100;
 
 // Directories this process holds: a lock file naming our own pid is ours only if it is here,
 // otherwise it was left by an earlier process that had the same pid (pid 1 in a container).
 const heldHere = new Set<string>();
 
-function isAlive(pid: number): boolean {
+interface ProcessState {
+  /** Clock ticks after boot (field 22 of /proc/<pid>/stat); unique for a pid at a time. */
+  startTime: string;
+  zombie: boolean;
+}
+
+/** Undefined where /proc is absent (macOS, BSD), hides the process, or the process is gone. */
+function procState(pid: number): ProcessState | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { zombie: fields[0] === 'Z', startTime: fields[19] ?? '' };
+}
+
+function exists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -15,23 +42,51 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Whether the process that wrote a lock still runs, as far as this system can tell. */
+function ownerAlive(pid: number, startTime: string | undefined): boolean {
+  const state = procState(pid);
+  // Without /proc, or where it hides other users' processes (hidepid), only the pid can be checked.
+  if (!state) return exists(pid);
+  if (state.zombie) return false;
+  // Another process now has the pid: the owner is gone. A lock without a start time (written
+  // before they were recorded) can only be judged by the pid.
+  return startTime === undefined || state.startTime === startTime;
+}
+
+/** What a lock file holds for a process: its pid, and its start time where /proc tells it. */
+export function lockOwner(pid: number): string {
+  const startTime = procState(pid)?.startTime;
+  return startTime ? `${pid} ${startTime}` : String(pid);
+}
+
+/** The pid of the live process holding the lock, or undefined when the lock is stale. */
 function heldByOther(path: string): number | undefined {
-  const owner = Number(readFileSync(path, 'utf8'));
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const [pidText, startTime] = content.trim().split(/\s+/);
+  const owner = Number(pidText);
   if (!Number.isInteger(owner) || owner <= 0) return undefined;
   if (owner === process.pid) return heldHere.has(path) ? owner : undefined;
-  return isAlive(owner) ? owner : undefined;
+  return ownerAlive(owner, startTime) ? owner : undefined;
 }
 
 /**
  * PGlite is a single-process database: two instances writing one data directory corrupt
- * it. A lock file holding the owner's pid keeps a second server, a CLI run or a second
- * store in this process out; a lock left by a process that no longer exists is taken over.
+ * it. A lock file holding the owner's pid and start time keeps a second server, a CLI run or a
+ * second store in this process out. A lock whose owner has exited, or whose pid now belongs to
+ * another process, is taken over; a live owner is waited for up to `waitMs`.
  */
-export function acquireDataDirLock(dataDir: string): () => void {
+export async function acquireDataDirLock(dataDir: string, waitMs = LOCK_WAIT_MS): Promise<() => void> {
   const path = resolve(join(dataDir, 'mrrlytics.lock'));
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const giveUpAt = Date.now() + waitMs;
+  for (;;) {
     try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      writeFileSync(path, lockOwner(process.pid), { flag: 'wx' });
       heldHere.add(path);
       return () => {
         heldHere.delete(path);
@@ -39,15 +94,17 @@ export function acquireDataDirLock(dataDir: string): () => void {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = heldByOther(path);
-      if (owner !== undefined) {
-        throw new StoreBusyError(
-          `The data directory ${dataDir} is in use by process ${owner}. Stop that process first, ` +
-            'or run the service on PostgreSQL (DATABASE_URL) to share the store between processes.',
-        );
-      }
+    }
+    const owner = heldByOther(path);
+    if (owner === undefined) {
       rmSync(path, { force: true });
+    } else if (owner === process.pid || Date.now() >= giveUpAt) {
+      throw new StoreBusyError(
+        `The data directory ${dataDir} is in use by process ${owner}. Stop that process first, ` +
+          'or run the service on PostgreSQL (DATABASE_URL) to share the store between processes.',
+      );
+    } else {
+      await sleep(POLL_MS);
     }
   }
-  throw new StoreBusyError(`Could not lock the data directory ${dataDir}`);
 }

@@ -40,7 +40,7 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
   let release = () => {};
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    release = acquireDataDirLock(dataDir);
+    release = await acquireDataDirLock(dataDir);
   }
   let pglite: PGlite;
   try {

@@ -1,8 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/services/clock.js';
 import { StoreBusyError } from '../../src/services/errors.js';
 import { createServices } from '../../src/services/index.js';
+import { acquireDataDirLock, lockOwner } from '../../src/store/data-dir-lock.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
 
@@ -79,15 +82,62 @@ describe('PGlite data directory', () => {
     await location.drop();
   });
 
-  it('cannot be opened while another live process holds it', async () => {
+  const dataDir = (location: TestLocation) => (location.location as { dataDir: string }).dataDir;
+
+  it('cannot be opened while another live process holds it, after waiting for it a while', async () => {
     const location = await createTestLocation('pglite');
-    writeFileSync(lockFile(location), String(process.ppid));
+    writeFileSync(lockFile(location), lockOwner(process.ppid));
     try {
-      await expect(openStore(location.location)).rejects.toThrow(/in use by process/);
+      const started = performance.now();
+      await expect(acquireDataDirLock(dataDir(location), 300)).rejects.toThrow(
+        new RegExp(`in use by process ${process.ppid}\\.`),
+      );
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300);
     } finally {
       await location.drop();
     }
   });
+
+  it('is taken over once a live owner exits within the wait', async () => {
+    const location = await createTestLocation('pglite');
+    const owner = spawn('sleep', ['0.5']);
+    const exited = new Promise((resolve) => owner.once('exit', resolve));
+    try {
+      writeFileSync(lockFile(location), lockOwner(owner.pid!));
+      const release = await acquireDataDirLock(dataDir(location));
+      release();
+      await exited;
+    } finally {
+      await location.drop();
+    }
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'is taken over at once from an owner that died and is not reaped yet (a zombie)',
+    async () => {
+      const location = await createTestLocation('pglite');
+      // The shell becomes `sleep 30` and never reaps its first child, which stays a zombie.
+      const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 30']);
+      try {
+        const zombie = Number(
+          await new Promise<string>((resolve) =>
+            parent.stdout.once('data', (chunk) => resolve(String(chunk))),
+          ),
+        );
+        const ownerLine = lockOwner(zombie);
+        await sleep(500);
+        expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
+        writeFileSync(lockFile(location), ownerLine);
+        const started = performance.now();
+        const release = await acquireDataDirLock(dataDir(location), 5_000);
+        expect(performance.now() - started).toBeLessThan(1_000);
+        release();
+      } finally {
+        parent.kill();
+        await location.drop();
+      }
+    },
+  );
 
   it('is taken over from a process that has exited, or from an earlier life of our own pid', async () => {
     for (const stale of ['999999999', String(process.pid)]) {
