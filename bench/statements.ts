@@ -69,6 +69,7 @@ function profiled(db: Db, statements: Map<string, Statement>): Db {
     ...wrap(db),
     kind: db.kind,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    ping: () => db.ping(),
     close: () => db.close(),
   };
 }

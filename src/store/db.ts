@@ -20,6 +20,8 @@ export type StoreKind = 'pglite' | 'postgres';
 export interface Db extends Queryable {
   readonly kind: StoreKind;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Resolves when the database can take statements; rejects when it cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -54,6 +54,12 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     kind: 'pglite',
     ...root,
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    // Not a query: the embedded store has one connection, so a query would wait behind any
+    // transaction under way and /health would report an import as an outage. The database
+    // runs in this process: open is reachable.
+    async ping() {
+      if (pglite.closed || !pglite.ready) throw new Error('The embedded store is not open');
+    },
     async close() {
       await pglite.close();
       release();

@@ -76,6 +76,9 @@ export async function openPostgresDb(connectionString: string, options: Postgres
         client.release();
       }
     },
+    async ping() {
+      await root.query('select 1');
+    },
     close: () => pool.end(),
   };
 }
