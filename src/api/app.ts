@@ -92,6 +92,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     rewriteUrl: (request) => withoutVersionPrefix(request.url),
     frameworkErrors: answerFrameworkError,
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_EXTERNAL_ID_LENGTH },
     clientErrorHandler: answerClientError,
     trustProxy: options.trustProxy ?? false,

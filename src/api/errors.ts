@@ -94,6 +94,19 @@ export function answerFrameworkError(
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(answerError);
+  // Fastify's own answer while it closes has another shape (return503OnClosing is off in
+  // app.ts). Serialised as is: a route's own 503 schema (/health's) describes another answer.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    return reply
+      .status(503)
+      .serializer(JSON.stringify)
+      .send({ error: 'The server is shutting down; try again shortly' });
+  });
   app.setNotFoundHandler((request, reply) => {
     return reply.status(404).send({ error: `Route ${request.method} ${request.url} not found` });
   });

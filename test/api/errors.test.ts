@@ -90,4 +90,20 @@ describe('error responses', () => {
     });
     await broken.app.close();
   });
+
+  it('answers 503 with {error} and closes the connection while the server shuts down', async () => {
+    const closing = await createTestApp('pglite');
+    const key = (await closing.newAccount()).adminKey;
+    const closed = closing.app.close();
+    const answers = await Promise.all(
+      ['/health', '/reports/summary'].map((url) => closing.call(key, { method: 'GET', url })),
+    );
+    for (const response of answers) {
+      expect(response.statusCode).toBe(503);
+      expect(response.headers.connection).toBe('close');
+      expect(response.json()).toEqual({ error: 'The server is shutting down; try again shortly' });
+    }
+    await closed;
+    await closing.services.store.close();
+  });
 });
