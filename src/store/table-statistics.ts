@@ -9,7 +9,7 @@ import type { Queryable } from './db.js';
  */
 const THRESHOLD = { pages: 10, share: 0.2 };
 
-/** Checks at most this often; the check is one read of the statistics views. */
+/** Checks at most this often; the check is one read of the catalog. */
 const CHECK_INTERVAL_MS = 5_000;
 
 /**
@@ -18,7 +18,7 @@ const CHECK_INTERVAL_MS = 5_000;
  * planner guesses row counts from page counts and can pick plans that read a whole table per
  * row. `afterWrite` runs after a transaction commits and analyzes, outside any transaction,
  * the tables that grew enough since their last analysis (docs/decisions.md, "Table
- * statistics").
+ * statistics are kept after bulk writes, by the service").
  */
 export function tableStatistics(db: Queryable, now: () => number = Date.now) {
   let lastCheck = Number.NEGATIVE_INFINITY;
