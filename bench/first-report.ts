@@ -23,6 +23,7 @@ const BODY = 2_000;
 function watch(url: string, headers: Record<string, string> = {}): { stop: () => Promise<number> } {
   let running = true;
   let slowest = 0;
+  let failure: Error | undefined;
   const loop = (async () => {
     while (running) {
       const started = performance.now();
@@ -32,11 +33,15 @@ function watch(url: string, headers: Record<string, string> = {}): { stop: () =>
       slowest = Math.max(slowest, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  })();
+  })().catch((error: unknown) => {
+    failure = error instanceof Error ? error : new Error(String(error));
+  });
   return {
+    /** May be called again; fails when a call failed. */
     stop: async () => {
       running = false;
       await loop;
+      if (failure !== undefined) throw failure;
       return slowest;
     },
   };
@@ -83,20 +88,25 @@ export async function measureFirstReport(
       await bystander.read('/reports/summary');
       const health = watch(`${server.url}/health`);
       const warm = watch(`${server.url}/reports/summary`, bystander.headers);
-      const account = shapedAccount(customers, (await dataSource(api)).id, today);
-      const started = performance.now();
-      await writeAccount(api, account);
-      const written = performance.now();
-      await api.read('/reports/summary');
-      const firstReportMs = performance.now() - written;
-      return {
-        customers,
-        invoices: account.invoices.length,
-        ingestSeconds: (written - started) / 1000,
-        firstReportMs,
-        slowestHealthMs: await health.stop(),
-        slowestWarmReportMs: await warm.stop(),
-      };
+      try {
+        const account = shapedAccount(customers, (await dataSource(api)).id, today);
+        const started = performance.now();
+        await writeAccount(api, account);
+        const written = performance.now();
+        await api.read('/reports/summary');
+        const firstReportMs = performance.now() - written;
+        return {
+          customers,
+          invoices: account.invoices.length,
+          ingestSeconds: (written - started) / 1000,
+          firstReportMs,
+          slowestHealthMs: await health.stop(),
+          slowestWarmReportMs: await warm.stop(),
+        };
+      } finally {
+        // An import that failed says why, not that a watcher's server went away.
+        await Promise.allSettled([health.stop(), warm.stop()]);
+      }
     } finally {
       await server.stop();
     }

@@ -70,6 +70,14 @@ function statusAndMessage(error: FastifyError): [number, string] {
   return [500, 'Internal error'];
 }
 
+/**
+ * A 503 `{error}` sent from a hook, whatever the route: serialised as is, because a route's own
+ * 503 schema (/health's) describes another answer and would turn this one into a 500.
+ */
+export function sendUnavailable(reply: FastifyReply, message: string): FastifyReply {
+  return reply.status(503).serializer(JSON.stringify).send({ error: message });
+}
+
 /** The one place where failures become HTTP responses: always `{error}`, never a stack trace. */
 function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const [status, message] = statusAndMessage(error);
@@ -94,18 +102,13 @@ export function answerFrameworkError(
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(answerError);
-  // Fastify's own answer while it closes has another shape (return503OnClosing is off in
-  // app.ts). Serialised as is: a route's own 503 schema (/health's) describes another answer.
+  // Fastify's own answer while it closes has another shape (return503OnClosing is off in app.ts).
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    return reply
-      .status(503)
-      .serializer(JSON.stringify)
-      .send({ error: 'The server is shutting down; try again shortly' });
+    if (closing) return sendUnavailable(reply, 'The server is shutting down; try again shortly');
   });
   app.setNotFoundHandler((request, reply) => {
     return reply.status(404).send({ error: `Route ${request.method} ${request.url} not found` });

@@ -58,9 +58,12 @@ export function tokenBuckets(limit: RateLimit, now: () => number = () => perform
   const secondsUntilToken = (bucket: Bucket) => Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
 
   return {
-    /** Seconds to wait when the bucket is empty, else undefined; takes nothing. */
+    /**
+     * Seconds to wait when the bucket is empty, else undefined; takes nothing and creates no
+     * bucket, so that names which never take a token cannot push out those that did.
+     */
     waitFor(name: string): number | undefined {
-      if (limit.perMinute === 0) return undefined;
+      if (limit.perMinute === 0 || !buckets.has(name)) return undefined;
       const bucket = current(name);
       return bucket.tokens >= 1 ? undefined : secondsUntilToken(bucket);
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendUnavailable } from './errors.js';
 
 /**
  * A request not answered within `deadlineMs` gets a 503 naming the deadline, so no request
@@ -18,7 +19,7 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: number
     const timer = setTimeout(() => {
       if (reply.sent || request.raw.destroyed) return;
       request.log.warn({ deadlineMs }, 'request deadline passed, answering 503');
-      void reply.status(503).send({ error: message });
+      void sendUnavailable(reply, message);
     }, deadlineMs);
     timers.set(request, timer);
   };

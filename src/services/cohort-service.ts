@@ -35,8 +35,9 @@ export function createCohortService(prepare: ReportInputs) {
     raw: RawReportParams & { breakdown?: string },
   ): Promise<{ envelope: CohortEnvelope; report: CohortReport }> {
     const breakdown = parseBreakdown(raw.breakdown);
-    const { query, snapshot, customers, table } = await prepare(accountId, raw, RANGE);
-    checkPeriodCount(query, cohortInterval(query.interval), MAX_COHORTS, 'cohorts');
+    const { query, snapshot, customers, table } = await prepare(accountId, raw, RANGE, (parsed) =>
+      checkPeriodCount(parsed, cohortInterval(parsed.interval), MAX_COHORTS, 'cohorts'),
+    );
     return {
       envelope:
         breakdown === undefined

@@ -13,9 +13,12 @@ export function createReportInputs(metrics: MetricsService, fx: FxService, repor
     accountId: string,
     raw: RawReportParams,
     defaultRange?: Parameters<ReportQueries>[2],
+    /** A report's own check of the parsed query, such as a limit only it has. */
+    check?: (query: Awaited<ReturnType<ReportQueries>>) => void,
   ) {
     // The query first: a bad parameter fails before any data is loaded.
     const query = await reportQuery(accountId, raw, defaultRange);
+    check?.(query);
     const snapshot = await metrics.snapshot(accountId);
     const customers = filteredCustomers(snapshot, query.filters, query.to);
     return { query, snapshot, customers, table: await fx.table() };

@@ -31,10 +31,8 @@ export function tableStatistics(db: Queryable, now: () => number = Date.now) {
          and pg_relation_size(oid) / current_setting('block_size')::int > $1 + $2::real * greatest(relpages, 0)`,
       [THRESHOLD.pages, THRESHOLD.share],
     );
-    // One table at a time: each analysis holds the loop of the embedded store only briefly. An
-    // analysis that fails (another process analyzing the same table at that moment) is tried
-    // again at the next check; the write before it has committed whatever happens here.
-    for (const { name } of stale) await db.exec(`analyze ${name}`).catch(() => {});
+    // One table at a time: each analysis holds the loop of the embedded store only briefly.
+    for (const { name } of stale) await db.exec(`analyze ${name}`);
   }
 
   return {
@@ -42,9 +40,14 @@ export function tableStatistics(db: Queryable, now: () => number = Date.now) {
       if (running) return running;
       if (now() - lastCheck < CHECK_INTERVAL_MS) return;
       lastCheck = now();
-      running = analyzeStale().finally(() => {
-        running = null;
-      });
+      // The write before this has committed: nothing here may fail it. A check or an analysis
+      // that fails (a lost connection, two processes analyzing one table at once) is tried
+      // again at the next check.
+      running = analyzeStale()
+        .catch(() => {})
+        .finally(() => {
+          running = null;
+        });
       return running;
     },
   };

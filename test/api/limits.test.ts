@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { tokenBuckets } from '../../src/api/rate-limits.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
@@ -97,6 +98,14 @@ describe('token buckets', () => {
     expect(buckets.take('b')).toBeUndefined();
   });
 
+  it('keep an empty bucket however many other names are only asked about', () => {
+    const buckets = tokenBuckets({ perMinute: 1, burst: 1 }, () => 0);
+    expect([buckets.take('attacker'), buckets.take('attacker')]).toEqual([undefined, 60]);
+    // More names than the table keeps (10,000): asking creates no bucket, so none is pushed out.
+    for (let i = 0; i < 20_000; i++) expect(buckets.waitFor(`client ${i}`)).toBeUndefined();
+    expect(buckets.waitFor('attacker')).toBe(60);
+  });
+
   it('limit nothing at 0 a minute', () => {
     const buckets = tokenBuckets({ perMinute: 0, burst: 1 });
     for (let i = 0; i < 100; i++) expect(buckets.take('a')).toBeUndefined();
@@ -113,6 +122,15 @@ describe('the request deadline', () => {
       return { done: true };
     });
     t.app.get('/test/quick', { config: { public: true } }, async () => ({ done: true }));
+    // A route whose own 503 has another shape, as /health's has.
+    t.app.get(
+      '/test/slow-declared',
+      { config: { public: true }, schema: { response: { 503: z.object({ status: z.literal('down') }) } } },
+      async () => {
+        await sleep(1_000);
+        return { done: true };
+      },
+    );
     t.app.post('/test/echo', { config: { public: true } }, async (request) => request.body);
   });
   afterAll(() => t.close());
@@ -121,6 +139,14 @@ describe('the request deadline', () => {
     const started = performance.now();
     const response = await t.app.inject({ method: 'GET', url: '/test/slow' });
     expect(performance.now() - started).toBeLessThan(900);
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      error: 'The request did not complete within the 0.2 s deadline; a write it started may still complete',
+    });
+  });
+
+  it('answers the same 503 on a route that declares a 503 of its own', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/test/slow-declared' });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({
       error: 'The request did not complete within the 0.2 s deadline; a write it started may still complete',
