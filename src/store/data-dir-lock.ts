@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreBusyError } from '../services/errors.js';
@@ -7,7 +7,7 @@ import { StoreBusyError } from '../services/errors.js';
  * How long a start waits for a lock holder that is still alive: a process killed a moment ago
  * (`kill -9` then a restart) may take a while to disappear. Documented in docs/operations.md.
  */
-export const LOCK_WAIT_MS = 5_000;
+const LOCK_WAIT_MS = 5_000;
 const POLL_MS = 100;
 
 // Directories this process holds: a lock file naming our own pid is ours only if it is here,
@@ -84,27 +84,35 @@ function heldByOther(path: string): number | undefined {
 export async function acquireDataDirLock(dataDir: string, waitMs = LOCK_WAIT_MS): Promise<() => void> {
   const path = resolve(join(dataDir, 'mrrlytics.lock'));
   const giveUpAt = Date.now() + waitMs;
-  for (;;) {
-    try {
-      writeFileSync(path, lockOwner(process.pid), { flag: 'wx' });
-      heldHere.add(path);
-      return () => {
-        heldHere.delete(path);
+  // Written whole beside the lock, then linked into place: a link appears with its content, so no
+  // other start can read the lock half-written, find no owner in it and remove it.
+  const draft = `${path}.${process.pid}`;
+  writeFileSync(draft, lockOwner(process.pid));
+  try {
+    for (;;) {
+      try {
+        linkSync(draft, path);
+        heldHere.add(path);
+        return () => {
+          heldHere.delete(path);
+          rmSync(path, { force: true });
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const owner = heldByOther(path);
+      if (owner === undefined) {
         rmSync(path, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      } else if (owner === process.pid || Date.now() >= giveUpAt) {
+        throw new StoreBusyError(
+          `The data directory ${dataDir} is in use by process ${owner}. Stop that process first, ` +
+            'or run the service on PostgreSQL (DATABASE_URL) to share the store between processes.',
+        );
+      } else {
+        await sleep(POLL_MS);
+      }
     }
-    const owner = heldByOther(path);
-    if (owner === undefined) {
-      rmSync(path, { force: true });
-    } else if (owner === process.pid || Date.now() >= giveUpAt) {
-      throw new StoreBusyError(
-        `The data directory ${dataDir} is in use by process ${owner}. Stop that process first, ` +
-          'or run the service on PostgreSQL (DATABASE_URL) to share the store between processes.',
-      );
-    } else {
-      await sleep(POLL_MS);
-    }
+  } finally {
+    rmSync(draft, { force: true });
   }
 }

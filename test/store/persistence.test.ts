@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/services/clock.js';
@@ -105,6 +105,11 @@ describe('PGlite data directory', () => {
     try {
       writeFileSync(lockFile(location), lockOwner(owner.pid!));
       const release = await acquireDataDirLock(dataDir(location));
+      // The lock now names this process, and the draft it was linked from is gone.
+      expect(readFileSync(lockFile(location), 'utf8')).toBe(lockOwner(process.pid));
+      expect(readdirSync(dataDir(location)).filter((name) => name.startsWith('mrrlytics.lock'))).toEqual([
+        'mrrlytics.lock',
+      ]);
       release();
       await exited;
     } finally {
