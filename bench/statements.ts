@@ -74,13 +74,9 @@ function profiled(db: Db, statements: Map<string, Statement>): Db {
   };
 }
 
-async function openDb(kind: StoreKind, url: string | null): Promise<Db> {
-  return kind === 'postgres' && url ? openPostgresDb(url) : openPgliteDb();
-}
-
 async function profile(kind: StoreKind, customers: number) {
   const bench = kind === 'postgres' ? await createBenchStore('postgres', values['postgres-url']) : null;
-  const db = await openDb(kind, bench?.databaseUrl ?? null);
+  const db = bench?.databaseUrl ? await openPostgresDb(bench.databaseUrl) : await openPgliteDb();
   const statements = new Map<string, Statement>();
   try {
     await migrate(db);

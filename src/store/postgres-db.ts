@@ -15,7 +15,6 @@ const types: pg.CustomTypesConfig = {
 const QUERY_CANCELED = '57014';
 
 export interface PostgresOptions {
-  maxConnections?: number;
   /** Longest a statement may run before the server cancels it; 0 for no limit. */
   statementTimeoutMs?: number;
 }
@@ -51,7 +50,7 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
 export async function openPostgresDb(connectionString: string, options: PostgresOptions = {}): Promise<Db> {
   const pool = new pg.Pool({
     connectionString,
-    max: options.maxConnections ?? 10,
+    max: 10,
     types,
     statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
   });

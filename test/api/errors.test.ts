@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreTimeoutError } from '../../src/services/errors.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
 // Error mapping does not depend on the store; PGlite alone keeps this file fast.
@@ -105,5 +106,18 @@ describe('error responses', () => {
     }
     await closed;
     await closing.services.store.close();
+  });
+
+  it('answers 503 with {error} when a store statement passes its time limit', async () => {
+    const timed = await createTestApp('pglite');
+    timed.app.get('/test/store-timeout', { config: { public: true } }, async () => {
+      throw new StoreTimeoutError('The store took too long to answer; try again, or ask for less');
+    });
+    const response = await timed.app.inject({ method: 'GET', url: '/test/store-timeout' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      error: 'The store took too long to answer; try again, or ask for less',
+    });
+    await timed.close();
   });
 });
