@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreBusyError } from '../services/errors.js';
@@ -59,20 +59,48 @@ export function lockOwner(pid: number): string {
   return startTime ? `${pid} ${startTime}` : String(pid);
 }
 
-/** The pid of the live process holding the lock, or undefined when the lock is stale. */
-function heldByOther(path: string): number | undefined {
-  let content: string;
+/** The lock file's content, or undefined when there is none. */
+function readLock(path: string): string | undefined {
   try {
-    content = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** The pid of the live process a lock's content names, or undefined when the lock is stale. */
+function liveOwner(path: string, content: string): number | undefined {
   const [pidText, startTime] = content.trim().split(/\s+/);
   const owner = Number(pidText);
   if (!Number.isInteger(owner) || owner <= 0) return undefined;
   if (owner === process.pid) return heldHere.has(path) ? owner : undefined;
   return ownerAlive(owner, startTime) ? owner : undefined;
+}
+
+/**
+ * Removes a lock judged stale from `judged`, its content when read. Two starts may judge the
+ * same stale lock at once; the first removes it and links its own, and the second must not
+ * then remove that live lock. So the lock is first renamed aside, which only one of them can
+ * do, and removed only if it is still the one judged; otherwise it is put back. (A third start
+ * linking its own lock in that instant could still be let in: the file system offers no
+ * compare-and-delete, and three starts on one stale lock within microseconds are left at that.)
+ */
+export function removeStaleLock(path: string, judged: string): void {
+  const aside = `${path}.stale.${process.pid}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    if (readFileSync(aside, 'utf8') !== judged) linkSync(aside, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(aside, { force: true });
+  }
 }
 
 /**
@@ -100,9 +128,11 @@ export async function acquireDataDirLock(dataDir: string, waitMs = LOCK_WAIT_MS)
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const owner = heldByOther(path);
+      const content = readLock(path);
+      if (content === undefined) continue;
+      const owner = liveOwner(path, content);
       if (owner === undefined) {
-        rmSync(path, { force: true });
+        removeStaleLock(path, content);
       } else if (owner === process.pid || Date.now() >= giveUpAt) {
         throw new StoreBusyError(
           `The data directory ${dataDir} is in use by process ${owner}. Stop that process first, ` +

@@ -10,6 +10,7 @@ import { invoicesRepo } from './invoices-repo.js';
 import { metricsRepo } from './metrics-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
+import { ownerCaches } from './owner-caches.js';
 import { planGroupsRepo } from './plan-groups-repo.js';
 import { segmentsRepo } from './segments-repo.js';
 import { plansRepo } from './plans-repo.js';
@@ -51,13 +52,25 @@ export interface Store extends Repos {
   close(): Promise<void>;
 }
 
+/**
+ * The store over an open database. The embedded one is written by this process alone, so it
+ * keeps owner caches of the reads every request makes (see owner-caches.ts).
+ */
 export function storeOver(db: Db): Store {
   const statistics = tableStatistics(db);
+  const caches = db.kind === 'pglite' ? ownerCaches() : undefined;
   return {
-    ...repos(db),
+    ...(caches ? caches.root(repos(db)) : repos(db)),
     kind: db.kind,
     async transaction(fn) {
-      const result = await db.transaction((tx) => fn(repos(tx)));
+      let committed = () => {};
+      const result = await db.transaction((tx) => {
+        if (!caches) return fn(repos(tx));
+        const scope = caches.transaction(repos(tx));
+        committed = scope.committed;
+        return fn(scope.repos);
+      });
+      committed();
       await statistics.afterWrite();
       return result;
     },

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/services/clock.js';
 import { StoreBusyError } from '../../src/services/errors.js';
 import { createServices } from '../../src/services/index.js';
-import { acquireDataDirLock, lockOwner } from '../../src/store/data-dir-lock.js';
+import { acquireDataDirLock, lockOwner, removeStaleLock } from '../../src/store/data-dir-lock.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
 
@@ -143,6 +143,23 @@ describe('PGlite data directory', () => {
       }
     },
   );
+
+  it('removes a stale lock only if it is still the one judged stale', async () => {
+    const location = await createTestLocation('pglite');
+    try {
+      const path = lockFile(location);
+      writeFileSync(path, '999999999');
+      removeStaleLock(path, '999999999');
+      expect(readdirSync(dataDir(location))).toEqual([]);
+      // Another start took the stale lock over between this one's reading and its removal.
+      writeFileSync(path, lockOwner(process.ppid));
+      removeStaleLock(path, '999999999');
+      expect(readFileSync(path, 'utf8')).toBe(lockOwner(process.ppid));
+      expect(readdirSync(dataDir(location))).toEqual(['mrrlytics.lock']);
+    } finally {
+      await location.drop();
+    }
+  });
 
   it('is taken over from a process that has exited, or from an earlier life of our own pid', async () => {
     for (const stale of ['999999999', String(process.pid)]) {
