@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { UnauthorizedError } from '../services/errors.js';
 
 /** A sustained rate and the burst allowed above it; 0 per minute means no limit. */
@@ -78,6 +79,32 @@ export function tokenBuckets(limit: RateLimit, now: () => number = () => perform
   };
 }
 
+/** How many 16-bit groups these take: a trailing dotted IPv4 part stands for two. */
+const width = (groups: readonly string[]) =>
+  groups.reduce((sum, group) => sum + (group.includes('.') ? 2 : 1), 0);
+
+/**
+ * The network a client address stands for when failures are counted. One IPv6 host commonly
+ * holds a whole /64 and can pick a new address from it for each request, so IPv6 addresses
+ * count per /64; IPv4 addresses (also when written IPv4-mapped) count alone.
+ */
+export function clientNetwork(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail] = address.split('%')[0]!.toLowerCase().split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? headGroups
+      : [...headGroups, ...Array<string>(8 - headGroups.length - width(tailGroups)).fill('0'), ...tailGroups];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 /** The checks the authentication hook makes, in its order. */
 export function rateLimiter(limits: RateLimits, now?: () => number) {
   const keys = tokenBuckets(limits.perKey, now);
@@ -88,12 +115,12 @@ export function rateLimiter(limits: RateLimits, now?: () => number) {
   return {
     /** An address that failed too often is refused before its key costs a store look-up. */
     checkAddress(address: string): void {
-      const wait = failures.waitFor(address);
+      const wait = failures.waitFor(clientNetwork(address));
       if (wait !== undefined) throw tooManyFailures(wait);
     },
     /** The error for a failed authentication: 401 while the address has failures left, then 429. */
     failedAuthentication(address: string): Error {
-      const wait = failures.take(address);
+      const wait = failures.take(clientNetwork(address));
       return wait === undefined ? new UnauthorizedError() : tooManyFailures(wait);
     },
     checkKey(keyId: string): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customerView } from '../../test/helpers/customer-view.js';
-import { breakdownMasks, breakdownValue, isBreakdown } from './breakdown.js';
+import { breakdownGroups, breakdownMask, breakdownMasks, breakdownValue, isBreakdown } from './breakdown.js';
 
 const customer = customerView;
 
@@ -33,17 +33,24 @@ describe('breakdowns', () => {
     expect(breakdownValue(b, 'cancel_reason')).toBe('unused');
   });
 
+  const masks = (dimension: string, within: Uint8Array | null) =>
+    breakdownMasks(breakdownGroups([a, b, c], dimension, within));
+
   it('groups customers by value, values sorted and "not set" last, within the filter', () => {
-    const groups = breakdownMasks([a, b, c], 'country', null);
+    const groups = masks('country', null);
     expect(groups.map(({ value, customers }) => [value, [...customers]])).toEqual([
       ['DE', [1, 0, 1]],
       ['US', [0, 1, 0]],
     ]);
-    const plans = breakdownMasks([a, b, c], 'plan', Uint8Array.of(1, 1, 1));
+    const plans = masks('plan', Uint8Array.of(1, 1, 1));
     expect(plans.map(({ value }) => value)).toEqual(['basic', 'pro', null]);
-    expect(breakdownMasks([a, b, c], 'country', Uint8Array.of(0, 1, 0)).map(({ value }) => value)).toEqual([
-      'US',
-    ]);
+    expect(masks('country', Uint8Array.of(0, 1, 0)).map(({ value }) => value)).toEqual(['US']);
+  });
+
+  it('masks the customers of one value within the filter', () => {
+    expect([...breakdownMask([a, b, c], 'country', null, 'DE')]).toEqual([1, 0, 1]);
+    expect([...breakdownMask([a, b, c], 'country', Uint8Array.of(0, 1, 1), 'DE')]).toEqual([0, 0, 1]);
+    expect([...breakdownMask([a, b, c], 'state', null, 'ca')]).toEqual([0, 0, 0]);
   });
 
   it('knows its dimensions', () => {

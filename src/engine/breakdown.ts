@@ -84,15 +84,25 @@ export function breakdownGroups(
   return { values, groupOf: seenGroup.map((group) => (group < 0 ? -1 : sortedGroup[group]!)) };
 }
 
-/** Each breakdown value with the customers holding it, as masks over the snapshot, values sorted. */
-export function breakdownMasks(
+/** Each group of `breakdownGroups` with the customers in it, as masks over the snapshot. */
+export function breakdownMasks(groups: {
+  values: (string | null)[];
+  groupOf: Int32Array;
+}): { value: string | null; customers: Uint8Array }[] {
+  return groups.values.map((value, group) => ({
+    value,
+    customers: Uint8Array.from(groups.groupOf, (of) => (of === group ? 1 : 0)),
+  }));
+}
+
+/** The customers `within` keeps whose value for the breakdown is `wanted`, as a mask. */
+export function breakdownMask(
   customers: readonly CustomerView[],
   dimension: string,
   within: Uint8Array | null,
-): { value: string | null; customers: Uint8Array }[] {
-  const { values, groupOf } = breakdownGroups(customers, dimension, within);
-  return values.map((value, group) => ({
-    value,
-    customers: Uint8Array.from(groupOf, (of) => (of === group ? 1 : 0)),
-  }));
+  wanted: string,
+): Uint8Array {
+  return Uint8Array.from(customers, (customer, index) =>
+    (within === null || within[index] === 1) && breakdownValue(customer, dimension) === wanted ? 1 : 0,
+  );
 }

@@ -10,7 +10,13 @@ import {
 } from '../engine/reports/cohort.js';
 import { MAX_COHORTS } from './limits.js';
 import type { ReportInputs } from './report-inputs.js';
-import { checkPeriodCount, parseBreakdown, type RawReportParams } from './report-query.js';
+import { breakdownGroups } from '../engine/breakdown.js';
+import {
+  checkBreakdownSize,
+  checkPeriodCount,
+  parseBreakdown,
+  type RawReportParams,
+} from './report-query.js';
 
 /** `date` is the end date (SPEC) or a range (as the reference sends it); alone, cohorts start up to 365 days before it. */
 const RANGE = { days: 365, ahead: false, endDateAlone: true };
@@ -38,6 +44,10 @@ export function createCohortService(prepare: ReportInputs) {
     const { query, snapshot, customers, table } = await prepare(accountId, raw, RANGE, (parsed) =>
       checkPeriodCount(parsed, cohortInterval(parsed.interval), MAX_COHORTS, 'cohorts'),
     );
+    if (breakdown !== undefined) {
+      const { values } = breakdownGroups(snapshot.customers, breakdown, customers);
+      checkBreakdownSize(breakdown, values.length, query, cohortInterval(query.interval));
+    }
     return {
       envelope:
         breakdown === undefined

@@ -47,6 +47,13 @@ export const MAX_REPORT_PERIODS: Readonly<Partial<Record<Interval, number>>> = {
  */
 export const MAX_COHORTS = 120;
 
+/**
+ * Values a `breakdown` may split a report into, and the rows all its series may make: each
+ * value is a series computed on its own, and 100,000 rows keep an answer to some tens of MB.
+ */
+export const MAX_BREAKDOWN_VALUES = 500;
+export const MAX_BREAKDOWN_ROWS = 100_000;
+
 /** Timestamps and days of stored records lie in these years, the span PostgreSQL and the engine share. */
 export const FIRST_RECORD_YEAR = 1;
 export const LAST_RECORD_YEAR = 9999;

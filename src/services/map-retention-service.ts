@@ -6,7 +6,7 @@ import type { CashflowTables } from './cashflow-tables.js';
 import { InvalidInputError } from './errors.js';
 import { MAX_TRAILING_MONTHS } from './limits.js';
 import type { ReportInputs } from './report-inputs.js';
-import { parseBreakdown, type RawReportParams } from './report-query.js';
+import { checkBreakdownSize, parseBreakdown, type RawReportParams } from './report-query.js';
 
 /** Without `trailing_months`, each row's baseline lies one period back (at least a month). */
 const DEFAULT_TRAILING_MONTHS: Record<Interval, number> = { day: 1, week: 1, month: 1, quarter: 3, year: 12 };
@@ -60,6 +60,7 @@ export function createMapRetentionService(prepare: ReportInputs, cashflowTables:
               ),
             }
           : breakdownGroups(snapshot.customers, breakdown, customers);
+      if (breakdown !== undefined) checkBreakdownSize(breakdown, groups.values.length, query, query.interval);
       const report = retentionReport(
         snapshot.movements,
         { ...query, trailingMonths, groupOf: groups.groupOf, groupCount: groups.values.length },

@@ -4,7 +4,13 @@ import { dayNumber } from '../engine/days.js';
 import { type Interval, nextPeriodStart, type Period, periodStart } from '../engine/periods.js';
 import { REGIONS } from '../engine/regions.js';
 import { InvalidInputError } from './errors.js';
-import { FIRST_REPORT_YEAR, LAST_REPORT_YEAR, MAX_REPORT_PERIODS } from './limits.js';
+import {
+  FIRST_REPORT_YEAR,
+  LAST_REPORT_YEAR,
+  MAX_BREAKDOWN_ROWS,
+  MAX_BREAKDOWN_VALUES,
+  MAX_REPORT_PERIODS,
+} from './limits.js';
 
 export const INTERVALS: readonly Interval[] = ['day', 'week', 'month', 'quarter', 'year'];
 export const BILLING_FREQS = ['day', 'week', 'month', 'quarter', 'year'] as const;
@@ -120,19 +126,51 @@ export function checkPeriodCount(
   max: number,
   what = PERIOD_NAMES[interval],
 ): void {
+  if (periodCount(range, interval, max) > max) {
+    throw invalid(
+      'date',
+      `a range may hold at most ${max} ${what}; choose a shorter range or a longer interval`,
+    );
+  }
+}
+
+/** The periods of `interval` a range touches, counted up to one past `atMost`. */
+export function periodCount(range: { from: number; to: number }, interval: Interval, atMost: number): number {
   let count = 0;
   for (
     let start = periodStart(range.from, interval);
-    start <= range.to;
+    start <= range.to && count <= atMost;
     start = nextPeriodStart(start, interval)
   ) {
     count += 1;
-    if (count > max) {
-      throw invalid(
-        'date',
-        `a range may hold at most ${max} ${what}; choose a shorter range or a longer interval`,
-      );
-    }
+  }
+  return count;
+}
+
+/**
+ * Refuses a breakdown into more series, or more rows in all, than one answer may hold: by
+ * `customer` or a custom variable, a large account has as many values as customers.
+ */
+export function checkBreakdownSize(
+  dimension: string,
+  values: number,
+  range: { from: number; to: number },
+  interval: Interval,
+): void {
+  if (values > MAX_BREAKDOWN_VALUES) {
+    throw invalid(
+      'breakdown',
+      `"${dimension}" splits these customers into ${values} values, more than ${MAX_BREAKDOWN_VALUES}; ` +
+        'filter the customers or choose another dimension',
+    );
+  }
+  const periods = periodCount(range, interval, Math.floor(MAX_BREAKDOWN_ROWS / values));
+  if (values * periods > MAX_BREAKDOWN_ROWS) {
+    throw invalid(
+      'breakdown',
+      `"${dimension}" gives ${values} series, more than ${MAX_BREAKDOWN_ROWS} rows over this range; ` +
+        'choose a shorter range, a longer interval or fewer customers',
+    );
   }
 }
 

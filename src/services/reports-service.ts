@@ -1,4 +1,4 @@
-import { breakdownMasks } from '../engine/breakdown.js';
+import { breakdownGroups, breakdownMasks } from '../engine/breakdown.js';
 import { dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
 import { listMovements, movementPage } from '../engine/reports/movement-list.js';
@@ -13,7 +13,13 @@ import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
 import { movementItem, type MovementItem } from './movement-items.js';
 import type { ReportInputs } from './report-inputs.js';
-import { parseBreakdown, parseReportDay, type RawReportParams, type ReportQuery } from './report-query.js';
+import {
+  checkBreakdownSize,
+  parseBreakdown,
+  parseReportDay,
+  type RawReportParams,
+  type ReportQuery,
+} from './report-query.js';
 
 export type MrrSeriesRow = MrrRow & { breakdown_value?: string | null };
 
@@ -219,7 +225,9 @@ export function createReportsService(prepare: ReportInputs) {
         response.result = mrrReport(snapshot.movements, base, table);
       } else {
         response.breakdown = breakdown;
-        response.result = breakdownMasks(snapshot.customers, breakdown, customers)
+        const groups = breakdownGroups(snapshot.customers, breakdown, customers);
+        checkBreakdownSize(breakdown, groups.values.length, query, query.interval);
+        response.result = breakdownMasks(groups)
           .flatMap(({ value, customers: group }) =>
             mrrReport(snapshot.movements, { ...base, customers: group }, table).map((row) => ({
               ...row,

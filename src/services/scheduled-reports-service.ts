@@ -1,4 +1,4 @@
-import { breakdownMasks, breakdownValue } from '../engine/breakdown.js';
+import { breakdownMask, breakdownValue } from '../engine/breakdown.js';
 import type { Interval } from '../engine/periods.js';
 import { cmrrSummary } from '../engine/reports/cmrr-summary.js';
 import { scheduledChurnMovements } from '../engine/reports/scheduled-churn-movements.js';
@@ -55,8 +55,7 @@ export function createScheduledReportsService(prepare: ReportInputs) {
       const kept =
         breakdown === undefined || wanted === undefined
           ? customers
-          : (breakdownMasks(snapshot.customers, breakdown, customers).find((group) => group.value === wanted)
-              ?.customers ?? new Uint8Array(snapshot.customers.length));
+          : breakdownMask(snapshot.customers, breakdown, customers, wanted);
       const listed = scheduledChurnMovements(
         snapshot,
         {

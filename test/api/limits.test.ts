@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tokenBuckets } from '../../src/api/rate-limits.js';
+import { clientNetwork, tokenBuckets } from '../../src/api/rate-limits.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
 // Rate limits and the deadline sit in front of the store, so one store kind is enough here;
@@ -47,6 +47,37 @@ describe('rate limits', () => {
     // Until it regains a try, the address is refused before its key is even looked up.
     expect((await get(account.viewerKey, '10.0.0.1')).statusCode).toBe(429);
     expect((await get('mrr_wrong', '10.0.0.2')).statusCode).toBe(401);
+  });
+
+  it('counts failures of IPv6 addresses per /64: one host may hold all of it', async () => {
+    expect((await get('mrr_wrong', '2001:db8:1:2::1')).statusCode).toBe(401);
+    expect((await get('mrr_wrong', '2001:db8:1:2:ffff::9')).statusCode).toBe(401);
+    expect((await get('mrr_wrong', '2001:0db8:0001:0002:abcd::1')).statusCode).toBe(429);
+    expect((await get('mrr_wrong', '2001:db8:1:3::1')).statusCode).toBe(401);
+  });
+
+  it('names an address by its network: IPv4 alone, IPv6 by its first 64 bits', () => {
+    expect(
+      [
+        '10.1.2.3',
+        '::ffff:10.1.2.3',
+        '2001:db8::1',
+        '2001:DB8:0:0:1::',
+        'fe80::1%eth0',
+        '::1',
+        '1::2:3:4:5:1.2.3.4',
+        '1:2:3:4:5:6:7:8',
+      ].map(clientNetwork),
+    ).toEqual([
+      '10.1.2.3',
+      '10.1.2.3',
+      '2001:db8:0:0::/64',
+      '2001:db8:0:0::/64',
+      'fe80:0:0:0::/64',
+      '0:0:0:0::/64',
+      '1:0:2:3::/64',
+      '1:2:3:4::/64',
+    ]);
   });
 
   it('never limits /health', async () => {
