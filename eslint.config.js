@@ -25,6 +25,72 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  // The layers (docs/decisions.md, "Layers"): each imports only the layers below it.
+  {
+    files: ['src/engine/**/*.ts'],
+    ignores: ['src/engine/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/services/**',
+                '**/store/**',
+                '**/api/**',
+                '**/cli/**',
+                '**/connectors/**',
+                '**/jobs/**',
+                '**/web/**',
+                '**/config.js',
+              ],
+              message: 'The engine is pure: it imports nothing of the layers above it.',
+            },
+            {
+              group: ['node:*', 'fs', 'http', 'pg', '@electric-sql/*', 'fastify', 'fastify-*'],
+              message: 'The engine is pure: no I/O.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/store/**'], message: 'The API calls services, never the store.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/**', '**/services/**', '!**/services/errors.js'],
+              message: 'The store sits below services and the API; it may only raise their errors.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/services/**/*.ts'],
+    ignores: ['src/services/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/api/**'], message: 'Services never speak HTTP.' }] },
+      ],
+    },
+  },
   {
     files: ['test/**/*.ts', 'src/**/*.test.ts'],
     rules: {

@@ -1,8 +1,8 @@
+import { INVOICE_STATUSES } from '../engine/vocabulary.js';
 import { z } from 'zod';
 import { FAILED_OUTCOMES } from '../engine/cashflow/failed-invoice.js';
 import { OUTSTANDING_AGES } from '../engine/cashflow/outstanding.js';
 import { type ToDateLayout, toDateFields } from '../engine/cashflow/to-date.js';
-import { INVOICE_STATUSES } from '../store/invoices-repo.js';
 
 const cents = z.number().int();
 const count = z.number().int();

@@ -1,7 +1,7 @@
+import { DATA_SOURCE_TYPES } from '../engine/vocabulary.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
-import { DATA_SOURCE_TYPES } from '../store/data-sources-repo.js';
 import { authOf, requireAdminToWrite } from './auth.js';
 import { authErrors, errorSchema, isoInstant, uuidParams } from './schemas.js';
 

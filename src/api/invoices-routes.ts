@@ -1,13 +1,13 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import type { Services } from '../services/index.js';
-import { invoiceInputSchema } from '../services/invoices-service.js';
 import {
   INVOICE_STATUSES,
   LINE_TYPES,
   TRANSACTION_RESULTS,
   TRANSACTION_TYPES,
-} from '../store/invoices-repo.js';
+} from '../engine/vocabulary.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Services } from '../services/index.js';
+import { invoiceInputSchema } from '../services/invoices-service.js';
 import { requireAdminToWrite } from './auth.js';
 import { invoicesFromCsv } from './csv-items.js';
 import { registerRecordRoutes } from './record-routes.js';

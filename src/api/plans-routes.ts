@@ -1,3 +1,4 @@
+import { BILLING_FREQUENCIES, PRICING_MODELS } from '../engine/vocabulary.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { InvalidInputError } from '../services/errors.js';
@@ -8,7 +9,6 @@ import {
   requireExternalId,
   withIdFromExternalId,
 } from '../services/plans-service.js';
-import { BILLING_FREQUENCIES, PRICING_MODELS } from '../store/plans-repo.js';
 import { authOf, requireAdminToWrite } from './auth.js';
 import { jsonOrCsv, plansFromCsv } from './csv-items.js';
 import {

@@ -1,8 +1,8 @@
+import { SUBSCRIPTION_STATUSES } from '../engine/vocabulary.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
 import { subscriptionInputSchema } from '../services/subscriptions-service.js';
-import { SUBSCRIPTION_STATUSES } from '../store/subscriptions-repo.js';
 import { requireAdminToWrite } from './auth.js';
 import { registerRecordRoutes } from './record-routes.js';
 import { isoInstant } from './schemas.js';

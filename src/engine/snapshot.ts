@@ -1,12 +1,5 @@
-import type { Movement, MovementKind, QuantityPoint } from './types.js';
-
-export const MOVEMENT_KINDS: readonly MovementKind[] = [
-  'new',
-  'expansion',
-  'contraction',
-  'churn',
-  'reactivation',
-];
+import type { Movement, QuantityPoint } from './types.js';
+import { MOVEMENT_KINDS } from './vocabulary.js';
 
 /** What the snapshot needs of one customer: its currency, movements and quantities. */
 export interface SnapshotCustomerInput {

@@ -1,5 +1,6 @@
+import type { DataSourceType } from '../engine/vocabulary.js';
 import { randomUUID } from 'node:crypto';
-import type { DataSourceRow, DataSourceType } from '../store/data-sources-repo.js';
+import type { DataSourceRow } from '../store/data-sources-repo.js';
 import type { Store } from '../store/open-store.js';
 import { NotFoundError } from './errors.js';
 

@@ -1,11 +1,11 @@
-import { z } from 'zod';
 import {
   INVOICE_STATUSES,
-  type InvoiceRow,
   LINE_TYPES,
   TRANSACTION_RESULTS,
   TRANSACTION_TYPES,
-} from '../store/invoices-repo.js';
+} from '../engine/vocabulary.js';
+import { z } from 'zod';
+import { type InvoiceRow } from '../store/invoices-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
 import type { Page } from '../store/records-repo.js';

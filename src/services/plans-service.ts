@@ -1,7 +1,8 @@
+import { BILLING_FREQUENCIES, PRICING_MODELS } from '../engine/vocabulary.js';
 import { z } from 'zod';
 import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
-import { BILLING_FREQUENCIES, PRICING_MODELS, type PlanRow } from '../store/plans-repo.js';
+import { type PlanRow } from '../store/plans-repo.js';
 import type { Page } from '../store/records-repo.js';
 import { InvalidInputError } from './errors.js';
 import { currency, dataSourceRef, externalId, positiveCount, shortText } from './record-fields.js';

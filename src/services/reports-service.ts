@@ -1,9 +1,9 @@
+import { MOVEMENT_KINDS } from '../engine/vocabulary.js';
 import { breakdownGroups, breakdownMasks } from '../engine/breakdown.js';
 import { dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
 import { listMovements, movementPage } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
-import { MOVEMENT_KINDS } from '../engine/snapshot.js';
 import { firstInOrder } from '../engine/select.js';
 import type { MovementKind } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';

@@ -1,8 +1,9 @@
+import { SUBSCRIPTION_STATUSES } from '../engine/vocabulary.js';
 import { z } from 'zod';
 import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
 import type { Page } from '../store/records-repo.js';
-import { SUBSCRIPTION_STATUSES, type SubscriptionRow } from '../store/subscriptions-repo.js';
+import { type SubscriptionRow } from '../store/subscriptions-repo.js';
 import { cents, currency, dataSourceRef, day, externalId, instant, storedCount } from './record-fields.js';
 import { type RecordType, recordKey, recordUseCases } from './record-import.js';
 import { checkReferences } from './reference-checks.js';

@@ -1,14 +1,5 @@
+import type { DataSourceType } from '../engine/vocabulary.js';
 import type { Queryable } from './db.js';
-
-export const DATA_SOURCE_TYPES = [
-  'processor-a',
-  'processor-b',
-  'processor-c',
-  'api',
-  'csv',
-  'spreadsheet',
-] as const;
-export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
 
 export interface DataSourceRow {
   id: string;

@@ -1,11 +1,12 @@
+import type {
+  INVOICE_STATUSES,
+  LINE_TYPES,
+  TRANSACTION_RESULTS,
+  TRANSACTION_TYPES,
+} from '../engine/vocabulary.js';
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { keysJson, type Page, type RecordKey } from './records-repo.js';
-
-export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
-export const LINE_TYPES = ['subscription', 'one_time'] as const;
-export const TRANSACTION_TYPES = ['payment', 'refund'] as const;
-export const TRANSACTION_RESULTS = ['successful', 'failed'] as const;
 
 export interface InvoiceLineRow {
   id: string;

@@ -1,10 +1,7 @@
+import type { BillingFrequency, PRICING_MODELS } from '../engine/vocabulary.js';
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { keysJson, type Page, type RecordKey } from './records-repo.js';
-
-export const BILLING_FREQUENCIES = ['day', 'week', 'month', 'quarter', 'year'] as const;
-export type BillingFrequency = (typeof BILLING_FREQUENCIES)[number];
-export const PRICING_MODELS = ['licensed', 'metered'] as const;
 
 export interface PlanRow {
   id: string;

@@ -1,8 +1,7 @@
+import type { SUBSCRIPTION_STATUSES } from '../engine/vocabulary.js';
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { keysJson, type Page, type RecordKey } from './records-repo.js';
-
-export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'ended'] as const;
 
 export interface ScheduledChange {
   date: string;

@@ -1,8 +1,9 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { allocate } from '../allocate.js';
 import type { FxTable } from '../fx-table.js';
 import { shiftMonths } from '../periods.js';
 import { roundCents } from '../rounding.js';
-import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+import { type Snapshot } from '../snapshot.js';
 
 /** The customers paying at the end of `baseline`, followed to the end of `target`. */
 export interface CohortWindow {

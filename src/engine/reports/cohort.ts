@@ -1,10 +1,10 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownValue } from '../breakdown.js';
 import { dayNumber, dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { type Interval, type Period, periodsBetween, periodStart } from '../periods.js';
 import { roundCents, twoDecimals } from '../rounding.js';
-import { MOVEMENT_KINDS } from '../snapshot.js';
 
 export interface CohortQuery {
   today: number;

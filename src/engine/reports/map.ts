@@ -1,3 +1,4 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownGroups } from '../breakdown.js';
 import type { CashflowTable } from '../cashflow/cashflow-table.js';
@@ -7,7 +8,6 @@ import { twoDecimals } from '../rounding.js';
 import type { FxTable } from '../fx-table.js';
 import { periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
-import { MOVEMENT_KINDS } from '../snapshot.js';
 import { baselineOf, cohortFigures, cohortRates, type Rates } from './cohort-windows.js';
 
 export interface MapQuery {

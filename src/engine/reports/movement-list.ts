@@ -1,8 +1,9 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import { firstInOrder } from '../select.js';
-import { MOVEMENT_KINDS, NO_DAY } from '../snapshot.js';
+import { NO_DAY } from '../snapshot.js';
 import type { MovementKind } from '../types.js';
 
 export interface ListedMovement {

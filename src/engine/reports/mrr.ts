@@ -1,9 +1,10 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { allocate } from '../allocate.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { type Interval, periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
-import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+import { type Snapshot } from '../snapshot.js';
 
 export interface MrrQuery {
   /** Movements after today count only when `committed` and scheduled by a subscription record. */

@@ -1,9 +1,10 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { twoDecimals } from '../rounding.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { type Interval, periodStart, periodsBetween, shiftMonths } from '../periods.js';
 import { roundCents } from '../rounding.js';
-import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+import { type Snapshot } from '../snapshot.js';
 import {
   baselineOf,
   type CohortWindow,

@@ -1,8 +1,9 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { type Interval, periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
-import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+import { type Snapshot } from '../snapshot.js';
 import { pendingOn } from './scheduled.js';
 
 export interface ScheduledChurnSeriesQuery {

@@ -1,5 +1,6 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import type { FxTable } from '../fx-table.js';
-import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+import { type Snapshot } from '../snapshot.js';
 import { pendingOn } from './scheduled.js';
 import { asOfSummary, type SummaryQuery } from './summary.js';
 import { convertSums } from './totals.js';

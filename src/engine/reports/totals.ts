@@ -1,6 +1,7 @@
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
-import { MOVEMENT_KINDS, type Snapshot } from '../snapshot.js';
+import { type Snapshot } from '../snapshot.js';
 
 export interface Totals {
   /** MRR of the counted customers, whole cents of the base currency. */

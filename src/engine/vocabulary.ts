@@ -1,0 +1,36 @@
+import type { MovementKind } from './types.js';
+
+/**
+ * The words of the data model that every layer shares: the API validates with them, the store
+ * types its rows with them and the engine computes with them. They live at the bottom layer so
+ * that no layer reaches sideways or up for them.
+ */
+
+export const DATA_SOURCE_TYPES = [
+  'processor-a',
+  'processor-b',
+  'processor-c',
+  'api',
+  'csv',
+  'spreadsheet',
+] as const;
+export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
+
+export const BILLING_FREQUENCIES = ['day', 'week', 'month', 'quarter', 'year'] as const;
+export type BillingFrequency = (typeof BILLING_FREQUENCIES)[number];
+export const PRICING_MODELS = ['licensed', 'metered'] as const;
+
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'ended'] as const;
+
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+export const LINE_TYPES = ['subscription', 'one_time'] as const;
+export const TRANSACTION_TYPES = ['payment', 'refund'] as const;
+export const TRANSACTION_RESULTS = ['successful', 'failed'] as const;
+
+export const MOVEMENT_KINDS: readonly MovementKind[] = [
+  'new',
+  'expansion',
+  'contraction',
+  'churn',
+  'reactivation',
+];
