@@ -9,19 +9,22 @@ import type { RawReportParams } from './report-query.js';
  * filters keep (null when there is no filter) and the exchange rates.
  */
 export function createReportInputs(metrics: MetricsService, fx: FxService, reportQuery: ReportQueries) {
-  return async function reportInputs(
+  return async function reportInputs<Own = undefined>(
     accountId: string,
     raw: RawReportParams,
     defaultRange?: Parameters<ReportQueries>[2],
-    /** A report's own check of the parsed query, such as a limit only it has. */
-    check?: (query: Awaited<ReturnType<ReportQueries>>) => void,
+    /**
+     * A report's own parameters that depend on the parsed query (its interval, its range),
+     * parsed and checked here, before any data is loaded; returned as `own`.
+     */
+    parseOwn?: (query: Awaited<ReturnType<ReportQueries>>) => Own,
   ) {
     // The query first: a bad parameter fails before any data is loaded.
     const query = await reportQuery(accountId, raw, defaultRange);
-    check?.(query);
+    const own = parseOwn?.(query) as Own;
     const snapshot = await metrics.snapshot(accountId);
     const customers = filteredCustomers(snapshot, query.filters, query.to);
-    return { query, snapshot, customers, table: await fx.table() };
+    return { query, own, snapshot, customers, table: await fx.table() };
   };
 }
 

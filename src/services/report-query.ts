@@ -196,7 +196,8 @@ function parseRange(raw: string | undefined, context: ReportQueryContext): [numb
   return [from, to];
 }
 
-function parseBoolean(parameter: string, raw: string | undefined): boolean {
+/** A true/false parameter; absent or empty is false. */
+export function parseBoolean(parameter: string, raw: string | undefined): boolean {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   throw invalid(parameter, 'expected true or false');

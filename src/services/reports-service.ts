@@ -15,6 +15,7 @@ import { movementItem, type MovementItem } from './movement-items.js';
 import type { ReportInputs } from './report-inputs.js';
 import {
   checkBreakdownSize,
+  parseBoolean,
   parseBreakdown,
   parseReportDay,
   type RawReportParams,
@@ -60,12 +61,6 @@ function parseKinds(parameter: string, raw: string | undefined): Set<MovementKin
   return new Set(kinds as MovementKind[]);
 }
 
-function parseCommitted(raw: string | undefined): boolean {
-  if (raw === undefined || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new InvalidInputError('Invalid query parameter "committed": expected true or false');
-}
-
 function parseMonth(raw: string): number {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(raw)) {
     throw new InvalidInputError('Invalid query parameter "compareMonth": expected a month YYYY-MM');
@@ -88,8 +83,9 @@ export function createReportsService(prepare: ReportInputs) {
       raw: RawReportParams & { type?: string; committed?: string },
       page: { sort: 'date' | 'mrr_change'; order: 'asc' | 'desc'; limit: number; offset: number },
     ): Promise<{ currency: string; result: { count: number; list: MovementItem[] } }> {
-      const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const kinds = parseKinds('type', raw.type);
+      const committed = parseBoolean('committed', raw.committed);
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const list = movementPage(
         snapshot,
         {
@@ -97,7 +93,7 @@ export function createReportsService(prepare: ReportInputs) {
           fixedRateDay: query.fixFx ? query.to : null,
           customers,
           kinds,
-          committed: parseCommitted(raw.committed),
+          committed,
         },
         table,
         page,
@@ -156,12 +152,11 @@ export function createReportsService(prepare: ReportInputs) {
       accountId: string,
       raw: RawReportParams & { compareMonth?: string; types?: string },
     ): Promise<{ currency: string; result: MrrGrowthRow[] }> {
+      const askedCompareMonth = raw.compareMonth === undefined ? undefined : parseMonth(raw.compareMonth);
+      const kinds = parseKinds('types', raw.types);
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const month = raw.date === undefined ? query.today : query.to;
-      const compareMonth =
-        raw.compareMonth === undefined
-          ? shiftMonths(periodStart(month, 'month'), -1)
-          : parseMonth(raw.compareMonth);
+      const compareMonth = askedCompareMonth ?? shiftMonths(periodStart(month, 'month'), -1);
       const result = mrrGrowthReport(
         snapshot,
         {
@@ -170,7 +165,7 @@ export function createReportsService(prepare: ReportInputs) {
           today: query.today,
           baseCurrency: query.baseCurrency,
           customers,
-          kinds: parseKinds('types', raw.types),
+          kinds,
         },
         table,
       );
@@ -205,14 +200,15 @@ export function createReportsService(prepare: ReportInputs) {
       accountId: string,
       raw: RawReportParams & { breakdown?: string; compare?: string; committed?: string },
     ): Promise<MrrResponse> {
-      const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const breakdown = parseBreakdown(raw.breakdown);
       if (raw.compare !== undefined && !(COMPARES as readonly string[]).includes(raw.compare)) {
         throw new InvalidInputError(`Invalid query parameter "compare": expected ${COMPARES.join(' or ')}`);
       }
+      const committed = parseBoolean('committed', raw.committed);
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
       const base: MrrQuery = {
         today: query.today,
-        committed: parseCommitted(raw.committed),
+        committed,
         from: query.from,
         to: query.to,
         interval: query.interval,

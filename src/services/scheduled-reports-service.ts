@@ -1,3 +1,4 @@
+import { ownValue } from '../engine/own-value.js';
 import { breakdownMask, breakdownValue } from '../engine/breakdown.js';
 import type { Interval } from '../engine/periods.js';
 import { cmrrSummary } from '../engine/reports/cmrr-summary.js';
@@ -43,15 +44,23 @@ export function createScheduledReportsService(prepare: ReportInputs) {
       if (wanted !== undefined && breakdown === undefined) {
         throw new InvalidInputError('Invalid query parameter "breakdown-value": needs "breakdown"');
       }
-      const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      const selectedType = raw['selected-type'];
-      const interval = selectedType === undefined ? query.interval : SELECTED_TYPES[selectedType];
-      if (interval === undefined) {
-        throw new InvalidInputError(
-          `Invalid query parameter "selected-type": expected one of ${Object.keys(SELECTED_TYPES).join(', ')}`,
-        );
-      }
-      const period = parseSelectedPeriod(raw['selected-date'], interval);
+      const {
+        query,
+        own: period,
+        snapshot,
+        customers,
+        table,
+      } = await prepare(accountId, raw, undefined, (parsed) => {
+        const selectedType = raw['selected-type'];
+        const interval =
+          selectedType === undefined ? parsed.interval : ownValue(SELECTED_TYPES, selectedType);
+        if (interval === undefined) {
+          throw new InvalidInputError(
+            `Invalid query parameter "selected-type": expected one of ${Object.keys(SELECTED_TYPES).join(', ')}`,
+          );
+        }
+        return parseSelectedPeriod(raw['selected-date'], interval);
+      });
       const kept =
         breakdown === undefined || wanted === undefined
           ? customers
