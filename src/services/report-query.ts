@@ -1,3 +1,4 @@
+import type { RangeQuery } from '../engine/range-query.js';
 import { isBreakdown } from '../engine/breakdown.js';
 import type { Filter, FilterDimension } from '../engine/customer-filter.js';
 import { dayNumber } from '../engine/days.js';
@@ -41,14 +42,8 @@ export function isFilterParameter(name: string): boolean {
 }
 
 /** The one parsed form of a report request: reports read this and nothing else. */
-export interface ReportQuery {
-  today: number;
-  /** First and last day of the range, inclusive. */
-  from: number;
-  to: number;
-  interval: Interval;
-  baseCurrency: string;
-  fixFx: boolean;
+/** A report's range query as the request gives it: filters, not yet the customers they keep. */
+export interface ReportQuery extends Omit<RangeQuery, 'customers'> {
   filters: Filter[];
 }
 

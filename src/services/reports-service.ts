@@ -188,11 +188,7 @@ export function createReportsService(prepare: ReportInputs) {
 
     async summary(accountId: string, raw: RawReportParams): Promise<{ currency: string; summary: Summary }> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      const summary = summaryReport(
-        snapshot.movements,
-        { today: query.today, baseCurrency: query.baseCurrency, fixFx: query.fixFx, customers },
-        table,
-      );
+      const summary = summaryReport(snapshot.movements, { ...query, customers }, table);
       return { currency: query.baseCurrency, summary };
     },
 
@@ -206,16 +202,7 @@ export function createReportsService(prepare: ReportInputs) {
       }
       const committed = parseBoolean('committed', raw.committed);
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      const base: MrrQuery = {
-        today: query.today,
-        committed,
-        from: query.from,
-        to: query.to,
-        interval: query.interval,
-        baseCurrency: query.baseCurrency,
-        fixFx: query.fixFx,
-        customers,
-      };
+      const base: MrrQuery = { ...query, customers, committed };
       const response: MrrResponse = { currency: query.baseCurrency, result: [] };
       if (breakdown === undefined) {
         response.result = mrrReport(snapshot.movements, base, table);

@@ -1,3 +1,4 @@
+import type { RangeQuery } from '../range-query.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownValue } from '../breakdown.js';
@@ -6,18 +7,12 @@ import type { FxTable } from '../fx-table.js';
 import { type Interval, type Period, periodsBetween, periodStart } from '../periods.js';
 import { roundCents, twoDecimals } from '../rounding.js';
 
-export interface CohortQuery {
-  today: number;
-  /** Cohorts are the whole periods meeting `[from, to]`; figures are read up to `to` or today, whichever comes first. */
-  from: number;
-  to: number;
-  /** `day` is read as `week`: daily cohorts are aggregated weekly (SPEC 8). */
-  interval: Interval;
-  baseCurrency: string;
-  /** Convert each cohort's figures at the rate of the cohort's first day, not of the day they are read. */
-  fixFx: boolean;
-  /** Customers to count (1) or leave out (0), by snapshot index; null counts everyone. */
-  customers: Uint8Array | null;
+/**
+ * Cohorts are the whole periods meeting `[from, to]`; figures are read up to `to` or today,
+ * whichever comes first. `day` is read as `week`: daily cohorts are aggregated weekly. `fixFx`
+ * converts each cohort's figures at the rate of the cohort's first day, not of the day they are read.
+ */
+export interface CohortQuery extends RangeQuery {
   /** A dimension of engine/breakdown.ts: one cohort per value instead of one per start period. */
   breakdown: string | null;
 }

@@ -1,14 +1,10 @@
+import type { RangeQuery } from '../range-query.js';
 import type { FunnelColumns } from '../account-snapshot.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { averageDays, daysBetween, eachFunnel } from './leads-funnel.js';
 
-export interface LeadsDaysQuery {
-  today: number;
-  /** The leads created in `[from, to]` are counted. */
-  from: number;
-  to: number;
-  customers: Uint8Array | null;
-}
+/** The leads created in `[from, to]` are counted. */
+export type LeadsDaysQuery = Pick<RangeQuery, 'today' | 'from' | 'to' | 'customers'>;
 
 /**
  * Days from lead to paid, bounds inclusive: the same day, the first week, the second, the

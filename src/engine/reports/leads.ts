@@ -1,20 +1,13 @@
+import type { RangeQuery } from '../range-query.js';
 import type { FunnelColumns } from '../account-snapshot.js';
 import { seriesPeriods } from '../cashflow/cashflow-data.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { dayString } from '../days.js';
-import { type Interval, nextPeriodStart, periodStart } from '../periods.js';
+import { nextPeriodStart, periodStart } from '../periods.js';
 import { averageDays, daysBetween, eachFunnel } from './leads-funnel.js';
 import { percentageChange } from './summary.js';
 
-export interface LeadsQuery {
-  today: number;
-  /** First and last day of the range, inclusive. */
-  from: number;
-  to: number;
-  interval: Interval;
-  /** From the shared filters; null keeps everyone. */
-  customers: Uint8Array | null;
-}
+export type LeadsQuery = Pick<RangeQuery, 'today' | 'from' | 'to' | 'interval' | 'customers'>;
 
 export interface LeadsForecast {
   leads_forecast: number;

@@ -1,3 +1,4 @@
+import type { RangeQuery } from '../range-query.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownGroups } from '../breakdown.js';
@@ -10,15 +11,8 @@ import { periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import { baselineOf, cohortFigures, cohortRates, type Rates } from './cohort-windows.js';
 
-export interface MapQuery {
-  today: number;
-  from: number;
-  to: number;
-  baseCurrency: string;
-  /** Convert everything at the rate of `to`. */
-  fixFx: boolean;
-  customers: Uint8Array | null;
-}
+/** `fixFx` converts everything at the rate of `to`. */
+export type MapQuery = Omit<RangeQuery, 'interval'>;
 
 export interface CountryFigures {
   current_mrr: number;

@@ -1,23 +1,15 @@
+import type { RangeQuery } from '../range-query.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { allocate } from '../allocate.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
-import { type Interval, periodsBetween } from '../periods.js';
+import { periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import { type Snapshot } from '../snapshot.js';
 
-export interface MrrQuery {
+export interface MrrQuery extends RangeQuery {
   /** Movements after today count only when `committed` and scheduled by a subscription record. */
-  today: number;
   committed: boolean;
-  from: number;
-  to: number;
-  interval: Interval;
-  baseCurrency: string;
-  /** Convert everything at the rate of `to` instead of each amount's own day. */
-  fixFx: boolean;
-  /** Customers to count (1) or leave out (0), by snapshot index; null counts everyone. */
-  customers: Uint8Array | null;
 }
 
 export interface MrrRow {

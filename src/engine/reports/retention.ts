@@ -1,8 +1,9 @@
+import type { RangeQuery } from '../range-query.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { twoDecimals } from '../rounding.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
-import { type Interval, periodStart, periodsBetween, shiftMonths } from '../periods.js';
+import { periodStart, periodsBetween, shiftMonths } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import { type Snapshot } from '../snapshot.js';
 import {
@@ -17,16 +18,10 @@ import {
 /** How far back the `_avg` fields look: the rows of the trailing year. */
 export const AVERAGE_MONTHS = 12;
 
-export interface RetentionQuery {
-  today: number;
-  from: number;
-  to: number;
-  interval: Interval;
+/** `fixFx` converts everything at the rate of `to`. Customers come in groups, not as one mask. */
+export interface RetentionQuery extends Omit<RangeQuery, 'customers'> {
   /** How many months before each row's date its baseline lies. */
   trailingMonths: number;
-  baseCurrency: string;
-  /** Convert everything at the rate of `to`. */
-  fixFx: boolean;
   /** Each customer's group by snapshot index, or -1 to leave it out. */
   groupOf: Int32Array;
   groupCount: number;

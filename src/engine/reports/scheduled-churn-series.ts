@@ -1,21 +1,14 @@
+import type { RangeQuery } from '../range-query.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
-import { type Interval, periodsBetween } from '../periods.js';
+import { periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import { type Snapshot } from '../snapshot.js';
 import { pendingOn } from './scheduled.js';
 
-export interface ScheduledChurnSeriesQuery {
-  today: number;
-  from: number;
-  to: number;
-  interval: Interval;
-  baseCurrency: string;
-  /** Convert at the rate of `to` instead of each movement's own day. */
-  fixFx: boolean;
-  customers: Uint8Array | null;
-}
+/** `fixFx` converts at the rate of `to` instead of each movement's own day. */
+export type ScheduledChurnSeriesQuery = RangeQuery;
 
 export interface ScheduledChurnRow {
   date: string;

@@ -1,3 +1,4 @@
+import type { RangeQuery } from '../range-query.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import type { Snapshot } from '../snapshot.js';
@@ -18,12 +19,8 @@ export function summaryFields<T>(metric: string, values: readonly T[]): Record<s
 }
 const METRICS = ['mrr', 'arr', 'subscribers', 'arpa'] as const;
 
-export interface SummaryQuery {
-  today: number;
-  baseCurrency: string;
-  fixFx: boolean;
-  customers: Uint8Array | null;
-}
+/** `fixFx` converts every summary day's figure at today's rate. */
+export type SummaryQuery = Pick<RangeQuery, 'today' | 'baseCurrency' | 'fixFx' | 'customers'>;
 
 export type Summary = Record<string, number | null>;
 
