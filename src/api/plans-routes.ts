@@ -2,6 +2,7 @@ import { BILLING_FREQUENCIES, PRICING_MODELS } from '../engine/vocabulary.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { InvalidInputError } from '../services/errors.js';
+import { MAX_LIST_LIMIT } from '../services/limits.js';
 import type { Services } from '../services/index.js';
 import {
   planFields,
@@ -33,6 +34,10 @@ export const planSchema = z.object({
   pricing_model: z.enum(PRICING_MODELS),
   product_name: z.string().nullable(),
   currency: z.string().describe('ISO 4217, lower case'),
+});
+
+const catalogueSchema = planSchema.extend({
+  groups: z.array(z.object({ id: z.string(), name: z.string() })).describe('Plan groups holding the plan'),
 });
 
 const updateBody = z.strictObject(planFields).partial();
@@ -103,6 +108,41 @@ export function planRoutes(services: Services): FastifyPluginAsyncZod {
       (request) => {
         const body = withIdFromExternalId(bodyObject(request.body));
         return update(authOf(request).accountId, body.id, body, dataSourceOf(request.query, body));
+      },
+    );
+
+    app.get(
+      '/data/plans/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One plan',
+          params: externalIdParams,
+          querystring: dataSourceQuery,
+          response: { 200: planSchema, 404: errorSchema, 409: errorSchema, ...readErrors },
+        },
+      },
+      (request) =>
+        services.plans.get(authOf(request).accountId, request.params.id, request.query.data_source),
+    );
+
+    app.get(
+      '/plans',
+      {
+        schema: {
+          tags: ['Plans'],
+          summary: 'The plan catalogue: every plan with the plan groups it belongs to, ordered by id',
+          querystring: sourcePageQuery.extend({ limit: sourcePageQuery.shape.limit.default(MAX_LIST_LIMIT) }),
+          response: { 200: listOf(catalogueSchema), ...readErrors },
+        },
+      },
+      async (request) => {
+        const { source, ...page } = request.query;
+        const list = await services.plans.catalogue(authOf(request).accountId, {
+          ...page,
+          dataSourceId: source,
+        });
+        return { result: { count: list.length, list } };
       },
     );
 

@@ -72,6 +72,11 @@ export function createPlansService(store: Store, fx: FxService) {
     list(accountId: string, page: Page): Promise<PlanRow[]> {
       return store.plans.list(accountId, page);
     },
+
+    /** Plans with their groups, as the plan catalogue shows them. */
+    catalogue(accountId: string, page: Page) {
+      return store.plans.listWithGroups(accountId, page);
+    },
   };
 }
 

@@ -3,6 +3,11 @@ import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { keysJson, type Page, type RecordKey } from './records-repo.js';
 
+export interface PlanGroupRef {
+  id: string;
+  name: string;
+}
+
 export interface PlanRow {
   id: string;
   data_source: string;
@@ -25,6 +30,31 @@ export function plansRepo(db: Queryable) {
       return db.query<PlanRow>(
         `${SELECT} where p.account_id = $1 and ($2::uuid is null or p.data_source_id = $2)
          ${ORDER} limit $3 offset $4`,
+        [accountId, page.dataSourceId ?? null, page.limit, page.offset],
+      );
+    },
+
+    /**
+     * A page of plans with the plan groups each belongs to. The page is cut first, then joined
+     * once with the account's group links, which have no index by plan.
+     */
+    listWithGroups(accountId: string, page: Page): Promise<(PlanRow & { groups: PlanGroupRef[] })[]> {
+      return db.query<PlanRow & { groups: PlanGroupRef[] }>(
+        `with page as (
+           ${SELECT} where p.account_id = $1 and ($2::uuid is null or p.data_source_id = $2)
+           ${ORDER} limit $3 offset $4
+         )
+         select page.*, coalesce(
+             json_agg(json_build_object('id', g.plan_group_id, 'name', g.name) order by g.name, g.plan_group_id)
+               filter (where g.plan_group_id is not null),
+             '[]') as groups
+           from page
+           left join plan_group_plans gp
+             on gp.account_id = $1 and gp.data_source_id = page.data_source and gp.plan_id = page.id
+           left join plan_groups g on g.account_id = $1 and g.plan_group_id = gp.plan_group_id
+          group by page.id, page.data_source, page.name, page.billing_freq, page.billing_freq_count,
+                   page.pricing_model, page.product_name, page.currency
+          order by page.id, page.data_source`,
         [accountId, page.dataSourceId ?? null, page.limit, page.offset],
       );
     },

@@ -151,6 +151,8 @@ const ROUTES: Record<string, RouteCase> = {
       { url: `${path}?data_source=${other.apiSource}`, status: 404, payload: { id: 'pro' } },
     ],
   },
+  'GET /data/plans/{id}': record('basic', 200),
+  'GET /plans': sourcedList(),
   'PUT /data/plans/{id}': record('basic', 200, { name: 'Renamed again' }),
   'DELETE /data/plans/{id}': record('archived', 200),
 

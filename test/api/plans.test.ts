@@ -215,6 +215,26 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
     expect((await call('GET', '/data/plans')).json().result.count).toBe(3);
   });
 
+  it('reads one plan, and lists the catalogue with the groups holding each plan', async () => {
+    expect((await call('GET', '/data/plans/pro')).json()).toEqual(pro);
+    expect((await call('GET', '/data/plans/nothing')).statusCode).toBe(404);
+    const core = (await call('POST', '/data/plan-groups', { name: 'Core', plans: ['pro', 'team'] })).json()
+      .id;
+    const annual = (await call('POST', '/data/plan-groups', { name: 'Annual', plans: ['team'] })).json().id;
+    const catalogue = (await t.read(account.viewerKey, '/plans')).result;
+    const groupsOf = (id: string) => catalogue.list.find((plan: { id: string }) => plan.id === id)?.groups;
+    expect(groupsOf('pro')).toEqual([{ id: core, name: 'Core' }]);
+    // Groups in name order.
+    expect(groupsOf('team')).toEqual([
+      { id: annual, name: 'Annual' },
+      { id: core, name: 'Core' },
+    ]);
+    expect(groupsOf('q')).toEqual([]);
+    expect(catalogue.count).toBe(catalogue.list.length);
+    await call('DELETE', `/data/plan-groups/${core}`);
+    await call('DELETE', `/data/plan-groups/${annual}`);
+  });
+
   it('deletes a group through DELETE /data/plans with its UUID, keeping the plans', async () => {
     const { id } = (await call('POST', '/data/plan-groups', { name: 'G', plans: ['pro'] })).json();
     const res = await call('DELETE', '/data/plans', { id });
