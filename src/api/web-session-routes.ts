@@ -21,6 +21,7 @@ const signedIn = z.object({ signed_in: z.literal(true) });
 
 const sessionSchema = z.object({
   member: z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(TEAM_ROLES) }),
+  account: z.object({ id: z.string(), name: z.string(), base_currency: z.string() }),
   access_level: z.enum(['admin', 'viewer']),
   csrf_token: z.string().describe('Send it as X-CSRF-Token with every request that changes something'),
 });
@@ -66,9 +67,13 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
       { schema: { hide, response: { 200: sessionSchema, ...errors } } },
       async (request) => {
         const session = sessionOf(request);
-        const member = await services.webAuth.member(session);
+        const [member, account] = await Promise.all([
+          services.webAuth.member(session),
+          services.accounts.profile(session.accountId),
+        ]);
         return {
           member: { id: member.member_id, email: member.email, name: member.name, role: member.role },
+          account: { id: account.id, name: account.name, base_currency: account.base_currency },
           access_level: session.accessLevel,
           csrf_token: csrfTokenOf(sessionTokenOf(request)!),
         };

@@ -9,6 +9,13 @@ export class ApiError extends Error {
 }
 
 let csrfToken: string | undefined;
+const sessionEnded = new EventTarget();
+
+/** Calls `listener` when a report or settings call finds the session gone; returns the unsubscribe. */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEnded.addEventListener('ended', listener);
+  return () => sessionEnded.removeEventListener('ended', listener);
+}
 
 /** Set once the session is known; every change sends it (docs/decisions.md, web sessions). */
 export function useCsrfToken(token: string | undefined): void {
@@ -43,6 +50,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   }
   if (response.status === 204) return undefined as T;
   const payload: unknown = await response.json().catch(() => undefined);
+  if (response.status === 401 && !path.startsWith('/web/')) sessionEnded.dispatchEvent(new Event('ended'));
   if (!response.ok) {
     const message =
       payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string'

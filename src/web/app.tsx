@@ -1,6 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { onSessionEnded } from './api.js';
 import { Account } from './pages/account.js';
 import { ApiKeys } from './pages/api-keys.js';
+import { Customer } from './pages/customer.js';
+import { Customers } from './pages/customers.js';
+import { Movements } from './pages/movements.js';
 import { Dashboard } from './pages/dashboard.js';
 import { SetPassword } from './pages/set-password.js';
 import { SignIn } from './pages/sign-in.js';
@@ -11,13 +15,22 @@ import { useLoad } from './use-load.js';
 
 const NAV = [
   ['/dashboard', 'Dashboard'],
+  ['/movements', 'Movements'],
+  ['/customers', 'Customers'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
 ] as const;
 
 function Page({ route, session }: { route: Route; session: Session }) {
+  const customer = /^\/customers\/(.+)$/.exec(route.path);
+  if (customer)
+    return <Customer id={decodeURIComponent(customer[1]!)} baseCurrency={session.account.base_currency} />;
   switch (route.path) {
+    case '/movements':
+      return <Movements route={route} />;
+    case '/customers':
+      return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':
       return <ApiKeys session={session} />;
     case '/settings/team':
@@ -39,7 +52,7 @@ function Shell({ route, session, onSignedOut }: { route: Route; session: Session
       },
       () => setError('Signing out failed; try again.'),
     );
-  const current = route.path === '/' ? '/dashboard' : route.path;
+  const current = route.path === '/' ? '/dashboard' : route.path.replace(/^\/customers\/.+/, '/customers');
   return (
     <>
       <header class="top">
@@ -70,6 +83,9 @@ function Shell({ route, session, onSignedOut }: { route: Route; session: Session
 export function App() {
   const route = useRoute();
   const [session, reload] = useLoad(loadSession, 'session');
+  // A session that ends while a page is open (expired, signed out elsewhere, member disabled)
+  // brings the sign-in form back instead of leaving every panel with an error.
+  useEffect(() => onSessionEnded(reload), [reload]);
   const link = /^\/(setup|invite)\/([\w-]+)$/.exec(route.path);
   if (link) return <SetPassword kind={link[1] as 'setup' | 'invite'} token={link[2]!} onSignedIn={reload} />;
   if (session.state === 'loading') return <p class="status">Loading…</p>;

@@ -2,6 +2,7 @@ import { api, ApiError, useCsrfToken } from './api.js';
 
 export interface Session {
   member: { id: string; email: string; name: string; role: 'owner' | 'admin' | 'readonly' };
+  account: { id: string; name: string; base_currency: string };
   access_level: 'admin' | 'viewer';
   csrf_token: string;
 }

@@ -102,6 +102,7 @@ describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
     const me = await owner.call({ method: 'GET', url: '/web/session' });
     expect(me.json()).toMatchObject({
       member: { email: 'owner@example.com', name: 'Olive Owner', role: 'owner' },
+      account: { id: account.id, name: 'Test account', base_currency: 'usd' },
       access_level: 'admin',
     });
     const bySession = await owner.call({ method: 'GET', url: '/reports/mrr?date=20260101-20261031' });

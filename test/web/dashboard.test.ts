@@ -14,8 +14,8 @@ const line = (amount: number, period_start: string, period_end: string) => ({
   period_end,
 });
 
-/** Monthly invoices from `from` (a month number of 2026) to October, at `amount` cents a month. */
-function monthly(customer: string, amount: number, from: number, to = 10) {
+/** Monthly invoices from `from` (a month number of 2026) to November, at `amount` cents a month. */
+function monthly(customer: string, amount: number, from: number, to = 11) {
   return Array.from({ length: to - from + 1 }, (_, index) => {
     const month = from + index;
     const start = `2026-${String(month).padStart(2, '0')}-01`;
@@ -73,7 +73,8 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the web interface in chrom
       { id: 'beta', name: 'Beta', country: 'DE', currency: 'usd', created_date: '2026-02-01' },
       { id: 'gamma', name: 'Gamma', country: 'FR', currency: 'usd', created_date: '2026-05-01' },
     ]);
-    // Alpha pays all year; Beta until April, then churns; Gamma joins in May at twice the price.
+    // Alpha pays from January and still does today (November 23); Beta from February to April,
+    // then churns; Gamma joins in May at twice the price.
     await post('/data/invoices', [
       ...monthly('alpha', 5000, 1),
       ...monthly('beta', 5000, 2, 4),
@@ -138,6 +139,48 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the web interface in chrom
     await expect
       .poll(() => page.locator('.card[data-metric="mrr"] .card-change').textContent())
       .toMatch(/vs previous quarter$/);
+  });
+
+  it('lists the movements of the period, filtered by kind in the URL', async () => {
+    await page.goto(`${base}/#/movements?period=custom&from=2026-01-01&to=2026-10-31&interval=month`);
+    const api = await t.read(account.adminKey, '/reports/movement-table?date=20260101-20261031&limit=51');
+    // Alpha new in January, Beta new in February, Gamma new and Beta churned in May.
+    expect(
+      api.result.list.map(
+        (item: { customer_id: string; type: string }) => `${item.customer_id} ${item.type}`,
+      ),
+    ).toEqual(['beta churn', 'gamma new', 'beta new', 'alpha new']);
+    await expect.poll(() => page.locator('main tbody tr').count()).toBe(4);
+    await shot('movements');
+
+    await page.locator('select[name="type"]').selectOption('churn');
+    await expect.poll(() => page.url()).toContain('type=churn');
+    await expect
+      .poll(() => page.locator('main tbody tr').allTextContents())
+      .toEqual(['2026-05-04Betachurn-$50Churn: MRR 50.00 -> 0.00 USD']);
+  });
+
+  it('finds a customer by search and shows their MRR and invoices', async () => {
+    await page.goto(`${base}/#/customers`);
+    await expect.poll(() => page.locator('tr[data-customer]').count()).toBe(2);
+    await page.getByLabel('Search').fill('gam');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.url()).toContain('q=gam');
+    await expect.poll(() => page.locator('tr[data-customer]').count()).toBe(1);
+    await shot('customers');
+
+    await page.getByRole('link', { name: 'Gamma' }).click();
+    await page.getByRole('heading', { name: 'Gamma' }).waitFor();
+    const detail = await t.read(account.adminKey, '/customers/gamma');
+    expect(detail.converted_mrr).toBe(10000);
+    await expect
+      .poll(() => page.locator('.card[data-metric="customer-mrr"]').getAttribute('data-value'))
+      .toBe(String(detail.converted_mrr));
+    // One invoice a month from May to November.
+    await expect
+      .poll(() => page.locator('section', { hasText: 'Invoices' }).locator('tbody tr').count())
+      .toBe(7);
+    await shot('customer');
   });
 
   it('creates an API key whose secret, shown once, works against the API', async () => {
