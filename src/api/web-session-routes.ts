@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NotFoundError } from '../services/errors.js';
+import { NotFoundError, UnauthorizedError } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { MAX_PASSWORD_LENGTH } from '../services/passwords.js';
 import { TEAM_ROLES } from '../services/team-service.js';
 import { csrfTokenOf, type NewSession } from '../services/web-auth-service.js';
-import { UnauthorizedError } from '../services/errors.js';
 import { sessionOf } from './auth.js';
 import type { RateLimiter } from './rate-limits.js';
 import { errorSchema } from './schemas.js';

@@ -139,6 +139,24 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the web interface in chrom
     await expect
       .poll(() => page.locator('.card[data-metric="mrr"] .card-change').textContent())
       .toMatch(/vs previous quarter$/);
+
+    await page.locator('select[name="currency"]').selectOption('eur');
+    await expect.poll(() => page.url()).toContain('currency=eur');
+    const euros = await t.read(
+      account.adminKey,
+      '/reports/mrr?date=20260101-20260415&interval=quarter&baseCurrency=eur',
+    );
+    // The shipped exchange rates convert the 100 USD of mid-April.
+    expect(euros.currency).toBe('eur');
+    const mrr = euros.result.at(-1).total_mrr as number;
+    expect(mrr).toBeGreaterThan(8000);
+    expect(mrr).toBeLessThan(10000);
+    await expect
+      .poll(() => page.locator('.card[data-metric="mrr"]').getAttribute('data-value'))
+      .toBe(String(mrr));
+    await expect
+      .poll(() => page.locator('.card[data-metric="mrr"] .card-value').textContent())
+      .toMatch(/^€\d+$/);
   });
 
   it('lists the movements of the period, filtered by kind in the URL', async () => {
