@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NotFoundError, UnauthorizedError } from '../services/errors.js';
+import { InvalidInputError, NotFoundError, UnauthorizedError } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { MAX_PASSWORD_LENGTH } from '../services/passwords.js';
 import { TEAM_ROLES } from '../services/team-service.js';
@@ -116,24 +116,35 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
       },
       async (request, reply) => {
         const { current_password, new_password } = request.body;
-        await services.webAuth.changePassword(sessionOf(request), current_password, new_password);
+        const changed = await services.webAuth.changePassword(
+          sessionOf(request),
+          current_password,
+          new_password,
+        );
+        // Whoever holds a session must not try passwords faster than anyone at the sign-in form.
+        if (!changed)
+          throw limiter.failedAuthentication(
+            request.ip,
+            new InvalidInputError('current_password is not correct'),
+          );
         return reply.status(204).send(null);
       },
     );
 
-    app.get(
-      '/web/setup/:token',
+    // Tokens travel in bodies, never in a path, so that no request log keeps them.
+    app.post(
+      '/web/setup/check',
       {
         config: publicRoute,
         schema: {
           hide,
-          params: z.object({ token }),
+          body: z.object({ token }),
           response: { 200: z.object({ valid: z.literal(true) }), ...errors },
         },
       },
       (request) =>
         guarded(request, async () => {
-          if (!(await services.webAuth.setupTokenIsLive(request.params.token)))
+          if (!(await services.webAuth.setupTokenIsLive(request.body.token)))
             throw new NotFoundError('This setup link is not valid (used, replaced or expired)');
           return { valid: true as const };
         }),
@@ -156,17 +167,17 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
       },
     );
 
-    app.get(
-      '/web/invitations/:token',
+    app.post(
+      '/web/invitations/check',
       {
         config: publicRoute,
         schema: {
           hide,
-          params: z.object({ token }),
+          body: z.object({ token }),
           response: { 200: z.object({ email: z.string(), name: z.string() }), ...errors },
         },
       },
-      (request) => guarded(request, () => services.webAuth.invitation(request.params.token)),
+      (request) => guarded(request, () => services.webAuth.invitation(request.body.token)),
     );
 
     app.post(

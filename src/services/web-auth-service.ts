@@ -99,17 +99,20 @@ export function createWebAuthService(store: Store, clock: Clock) {
       return row;
     },
 
-    /** Other sessions of the member end: whoever learnt the old password is signed out. */
-    async changePassword(session: SessionContext, current: string, next: string): Promise<void> {
+    /**
+     * False, changing nothing, when `current` is not the password. Other sessions of the member
+     * end: whoever learnt the old password is signed out.
+     */
+    async changePassword(session: SessionContext, current: string, next: string): Promise<boolean> {
       checkPasswordRules(next);
       const credentials = await store.team.credentials(session.accountId, session.memberId);
-      if (!credentials || !(await verifyPassword(current, credentials.password_hash)))
-        throw new InvalidInputError('current_password is not correct');
+      if (!credentials || !(await verifyPassword(current, credentials.password_hash))) return false;
       const passwordHash = await hashPassword(next);
       await store.transaction(async (tx) => {
         await tx.team.setPassword(session.accountId, session.memberId, passwordHash);
         await tx.webSessions.deleteOfMember(session.accountId, session.memberId, session.sessionId);
       });
+      return true;
     },
 
     /**

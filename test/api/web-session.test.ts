@@ -67,7 +67,11 @@ describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
   it('uses the setup link once, and issues none once the account has an owner', async () => {
     const fresh = await t.newAccount('Fresh');
     const link = (await t.services.webAuth.issueSetupTokens()).find((item) => item.accountId === fresh.id)!;
-    expect((await t.app.inject({ method: 'GET', url: `/web/setup/${link.token}` })).json()).toEqual({
+    expect(
+      (
+        await t.app.inject({ method: 'POST', url: '/web/setup/check', payload: { token: link.token } })
+      ).json(),
+    ).toEqual({
       valid: true,
     });
     const setup = { token: link.token, email: 'first@example.com', name: 'First', password: PASSWORD };
@@ -95,7 +99,10 @@ describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
     });
     expect(short.statusCode).toBe(400);
     expect(short.json()).toEqual({ error: 'password must have at least 10 characters' });
-    expect((await t.app.inject({ method: 'GET', url: `/web/setup/${link.token}` })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/web/setup/check', payload: { token: link.token } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('reads the same JSON as an API key, and reports who is signed in', async () => {
@@ -236,6 +243,29 @@ describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
     }
   });
 
+  it('counts wrong current passwords at a password change like failed sign-ins', async () => {
+    const limited = await createTestApp(kind, {
+      rateLimits: { perKey: { perMinute: 0, burst: 0 }, authFailuresPerAddress: { perMinute: 1, burst: 2 } },
+    });
+    try {
+      const other = await limited.newAccount();
+      const session = await setUpOwner(limited, other.id, 'guessed@example.com');
+      const change = () =>
+        session.call({
+          method: 'POST',
+          url: '/web/password',
+          payload: { current_password: 'a guessed password', new_password: 'a new long password' },
+        });
+      expect((await change()).json()).toEqual({ error: 'current_password is not correct' });
+      expect((await change()).statusCode).toBe(400);
+      const refused = await change();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'Too many failed authentications from this address' });
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('answers an unknown email like a wrong password', async () => {
     const response = await signIn('nobody@example.com', PASSWORD);
     expect(response.statusCode).toBe(401);
@@ -322,7 +352,9 @@ describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
       payload: { email: 'Once@Example.com', role: 'readonly' },
     });
     const token = invited.json().invite_token as string;
-    expect((await t.app.inject({ method: 'GET', url: `/web/invitations/${token}` })).json()).toEqual({
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/web/invitations/check', payload: { token } })).json(),
+    ).toEqual({
       email: 'Once@Example.com',
       name: '',
     });

@@ -10,7 +10,7 @@ import { useLoad } from '../use-load.js';
 export function SetPassword(props: { kind: 'setup' | 'invite'; token: string; onSignedIn: () => void }) {
   const setup = props.kind === 'setup';
   const [link] = useLoad<{ email?: string; name?: string }>(
-    () => api.get(setup ? `/web/setup/${props.token}` : `/web/invitations/${props.token}`),
+    () => api.post(setup ? '/web/setup/check' : '/web/invitations/check', { token: props.token }),
     props.token,
   );
   const [email, setEmail] = useState('');
