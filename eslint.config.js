@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'coverage/', 'node_modules/', 'bench/results/'] },
+  { ignores: ['dist/', 'data/', 'coverage/', 'node_modules/', 'bench/results/', 'test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -4,6 +4,18 @@ import { systemClock } from './services/clock.js';
 import { createServices } from './services/index.js';
 import { openStore } from './store/open-store.js';
 
+/** The web interface has no owner yet: the one-time links that create one (docs/operations.md). */
+function setupText(url: string, links: { accountId: string; token: string }[]): string {
+  if (links.length === 0) return '';
+  const lines = links.map(
+    (link) => `  ${url}/#/setup/${link.token}` + (links.length > 1 ? `  (account ${link.accountId})` : ''),
+  );
+  return (
+    `\nOpen the web interface and create its owner with this one-time link (valid 24 hours; a restart prints a new one):\n\n` +
+    `${lines.join('\n')}\n`
+  );
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.store);
@@ -48,14 +60,15 @@ async function main(): Promise<void> {
   const url = address.replace('0.0.0.0', 'localhost');
   const storeName = 'databaseUrl' in config.store ? 'PostgreSQL' : `PGlite in ${config.store.dataDir}`;
   const banner = `\nmrrlytics is running at ${url} (store: ${storeName})\n`;
-  // One write, so that whoever reads the console sees the URL and the key together.
+  const setupLinks = await services.webAuth.issueSetupTokens();
+  // One write, so that whoever reads the console sees the URL, the key and the links together.
   console.log(
-    created
+    (created
       ? `${banner}\nFirst start: created the account "${created.account.name}" (${created.account.id}) and an admin API key.\n` +
-          'It is shown only this once, so keep it now:\n\n' +
-          `  ${created.adminKey.key}\n\n` +
-          `Try: curl -H "Authorization: Bearer ${created.adminKey.key}" ${url}/account/profile\n`
-      : banner,
+        'It is shown only this once, so keep it now:\n\n' +
+        `  ${created.adminKey.key}\n\n` +
+        `Try: curl -H "Authorization: Bearer ${created.adminKey.key}" ${url}/account/profile\n`
+      : banner) + setupText(url, setupLinks),
   );
 }
 

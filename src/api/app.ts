@@ -33,6 +33,9 @@ import { NO_RATE_LIMITS, rateLimiter, type RateLimits } from './rate-limits.js';
 import { registerRequestDeadline } from './request-deadline.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscriptions-routes.js';
+import { webAppRoutes } from './web-app-routes.js';
+import { webSessionRoutes } from './web-session-routes.js';
+import { webSettingsRoutes } from './web-settings-routes.js';
 
 /** How long the HTTP server waits on a client; see docs/operations.md. */
 export interface HttpTimeouts {
@@ -57,6 +60,8 @@ export interface AppOptions {
   timeouts?: HttpTimeouts;
   /** Behind a reverse proxy, the client address (limited on failed authentication) is in `X-Forwarded-For`. */
   trustProxy?: boolean | string;
+  /** The built web app; absent: `dist/web` of this checkout. */
+  webRoot?: string;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -116,7 +121,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerErrorHandling(app);
   // Before authentication, which waits on the store and so may be what hangs.
   if (options.requestDeadlineMs !== undefined) registerRequestDeadline(app, options.requestDeadlineMs);
-  registerAuthentication(app, services.apiKeys, rateLimiter(options.rateLimits ?? NO_RATE_LIMITS));
+  const limiter = rateLimiter(options.rateLimits ?? NO_RATE_LIMITS);
+  registerAuthentication(app, services.apiKeys, services.webAuth, limiter);
   registerInputGuards(app);
 
   await app.register(swagger, {
@@ -153,5 +159,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(cohortRoutes(services));
   await app.register(mapRetentionRoutes(services));
   await app.register(customVariablesRoutes(services));
+  await app.register(webAppRoutes(options.webRoot));
+  await app.register(webSessionRoutes(services, limiter));
+  await app.register(webSettingsRoutes(services));
   return app;
 }

@@ -118,10 +118,13 @@ export function rateLimiter(limits: RateLimits, now?: () => number) {
       const wait = failures.waitFor(clientNetwork(address));
       if (wait !== undefined) throw tooManyFailures(wait);
     },
-    /** The error for a failed authentication: 401 while the address has failures left, then 429. */
-    failedAuthentication(address: string): Error {
+    /**
+     * The error for a failed authentication (a key, a session, a password or a one-time link):
+     * `refusal` (401 by default) while the address has failures left, then 429.
+     */
+    failedAuthentication(address: string, refusal: Error = new UnauthorizedError()): Error {
       const wait = failures.take(clientNetwork(address));
-      return wait === undefined ? new UnauthorizedError() : tooManyFailures(wait);
+      return wait === undefined ? refusal : tooManyFailures(wait);
     },
     checkKey(keyId: string): void {
       const wait = keys.take(keyId);

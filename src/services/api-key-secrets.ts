@@ -18,3 +18,9 @@ export function newSecret(): NewSecret {
   const secret = KEY_PREFIX + randomBytes(24).toString('base64url');
   return { secret, secretHash: hashSecret(secret), prefix: secret.slice(0, VISIBLE_LENGTH) };
 }
+
+/** A bearer secret of the web interface (session cookie, setup or invitation link) and its hash. */
+export function newToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(24).toString('base64url');
+  return { token, tokenHash: hashSecret(token) };
+}

@@ -13,8 +13,8 @@ export class InvalidInputError extends ServiceError {
 
 export class UnauthorizedError extends ServiceError {
   override name = 'UnauthorizedError';
-  constructor() {
-    super('Unauthorized');
+  constructor(message = 'Unauthorized') {
+    super(message);
   }
 }
 

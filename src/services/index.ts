@@ -25,6 +25,7 @@ import { createPlansService } from './plans-service.js';
 import { createSettingsService } from './settings-service.js';
 import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
+import { createWebAuthService } from './web-auth-service.js';
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
 export function createServices(store: Store, clock: Clock) {
@@ -43,7 +44,8 @@ export function createServices(store: Store, clock: Clock) {
     clock,
     apiKeys,
     accounts: createAccountsService(store, apiKeys),
-    team: createTeamService(store),
+    team: createTeamService(store, clock),
+    webAuth: createWebAuthService(store, clock),
     dataSources: createDataSourcesService(store),
     settings: createSettingsService(store),
     fx,

@@ -20,12 +20,14 @@ import { settingsRepo } from './settings-repo.js';
 import { subscriptionsRepo } from './subscriptions-repo.js';
 import { tableStatistics } from './table-statistics.js';
 import { teamRepo } from './team-repo.js';
+import { webSessionsRepo } from './web-sessions-repo.js';
 
 export function repos(db: Queryable) {
   return {
     accounts: accountsRepo(db),
     apiKeys: apiKeysRepo(db),
     team: teamRepo(db),
+    webSessions: webSessionsRepo(db),
     dataSources: dataSourcesRepo(db),
     settings: settingsRepo(db),
     fxRates: fxRatesRepo(db),

@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'preact/hooks';
+import { onSessionEnded } from './api.js';
+import { Account } from './pages/account.js';
+import { ApiKeys } from './pages/api-keys.js';
+import { Customer } from './pages/customer.js';
+import { Customers } from './pages/customers.js';
+import { Movements } from './pages/movements.js';
+import { Dashboard } from './pages/dashboard.js';
+import { SetPassword } from './pages/set-password.js';
+import { SignIn } from './pages/sign-in.js';
+import { Team } from './pages/team.js';
+import { type Route, useRoute } from './route.js';
+import { loadSession, type Session, signOut } from './session.js';
+import { useLoad } from './use-load.js';
+
+const NAV = [
+  ['/dashboard', 'Dashboard'],
+  ['/movements', 'Movements'],
+  ['/customers', 'Customers'],
+  ['/settings/api-keys', 'API keys'],
+  ['/settings/team', 'Team'],
+  ['/settings/account', 'Account'],
+] as const;
+
+function Page({ route, session }: { route: Route; session: Session }) {
+  const customer = /^\/customers\/(.+)$/.exec(route.path);
+  if (customer)
+    return <Customer id={decodeURIComponent(customer[1]!)} baseCurrency={session.account.base_currency} />;
+  switch (route.path) {
+    case '/movements':
+      return <Movements route={route} />;
+    case '/customers':
+      return <Customers route={route} baseCurrency={session.account.base_currency} />;
+    case '/settings/api-keys':
+      return <ApiKeys session={session} />;
+    case '/settings/team':
+      return <Team session={session} />;
+    case '/settings/account':
+      return <Account session={session} />;
+    default:
+      return <Dashboard route={route} />;
+  }
+}
+
+function Shell({ route, session, onSignedOut }: { route: Route; session: Session; onSignedOut: () => void }) {
+  const [error, setError] = useState<string>();
+  const leave = () =>
+    signOut().then(
+      () => {
+        window.location.hash = '#/sign-in';
+        onSignedOut();
+      },
+      () => setError('Signing out failed; try again.'),
+    );
+  const current = route.path === '/' ? '/dashboard' : route.path.replace(/^\/customers\/.+/, '/customers');
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href="#/dashboard">
+          mrrlytics
+        </a>
+        <nav>
+          {NAV.map(([path, label]) => (
+            <a key={path} href={`#${path}`} aria-current={current === path ? 'page' : undefined}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <span class="who" title={session.member.email}>
+          {session.member.name || session.member.email} · {session.member.role}
+        </span>
+        <button type="button" class="secondary" onClick={() => void leave()}>
+          Sign out
+        </button>
+      </header>
+      {error && <p class="error">{error}</p>}
+      <Page route={route} session={session} />
+    </>
+  );
+}
+
+/** One-time links work signed out; everything else needs a session, else the sign-in form. */
+export function App() {
+  const route = useRoute();
+  const [session, reload] = useLoad(loadSession, 'session');
+  // A session that ends while a page is open (expired, signed out elsewhere, member disabled)
+  // brings the sign-in form back instead of leaving every panel with an error.
+  useEffect(() => onSessionEnded(reload), [reload]);
+  const link = /^\/(setup|invite)\/([\w-]+)$/.exec(route.path);
+  if (link) return <SetPassword kind={link[1] as 'setup' | 'invite'} token={link[2]!} onSignedIn={reload} />;
+  if (session.state === 'loading') return <p class="status">Loading…</p>;
+  if (session.state === 'error') {
+    return (
+      <p class="error" role="alert">
+        The service could not be reached: {session.message}
+      </p>
+    );
+  }
+  if (!session.value) return <SignIn onSignedIn={reload} />;
+  if (route.path === '/sign-in') window.location.hash = '#/dashboard';
+  return <Shell route={route} session={session.value} onSignedOut={reload} />;
+}

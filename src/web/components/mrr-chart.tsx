@@ -1,0 +1,105 @@
+import { BarChart, LineChart } from 'echarts/charts';
+import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { type EChartsCoreOption, init, use } from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'preact/hooks';
+import { money } from '../format.js';
+import { MOVEMENTS, type MrrRow } from '../reports.js';
+
+// Only the parts the dashboard draws, so the bundle carries a fraction of ECharts.
+use([
+  LineChart,
+  BarChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DataZoomComponent,
+  CanvasRenderer,
+]);
+
+const COLOURS: Record<(typeof MOVEMENTS)[number], string> = {
+  new: '#2f9e44',
+  expansion: '#74b816',
+  reactivation: '#1c7ed6',
+  contraction: '#f59f00',
+  churn: '#e03131',
+};
+
+// Past this many periods the chart gets a zoom slider, and the line is sampled to the pixels.
+const ZOOM_FROM = 120;
+
+function option(rows: MrrRow[], currency: string): EChartsCoreOption {
+  const dates = rows.map((row) => row.date);
+  const axisMoney = (value: number) => money(value, currency);
+  const zoom = rows.length > ZOOM_FROM;
+  return {
+    animation: rows.length < ZOOM_FROM,
+    animationDuration: 300,
+    tooltip: { trigger: 'axis', valueFormatter: (value: number) => money(value, currency) },
+    axisPointer: { link: [{ xAxisIndex: 'all' }] },
+    legend: {
+      type: 'scroll',
+      bottom: 0,
+      data: ['MRR', ...MOVEMENTS.map((kind) => kind[0]!.toUpperCase() + kind.slice(1))],
+    },
+    grid: [
+      { left: 80, right: 16, top: 16, height: '42%' },
+      { left: 80, right: 16, top: '58%', bottom: zoom ? 80 : 48 },
+    ],
+    xAxis: [
+      { type: 'category', data: dates, gridIndex: 0, axisLabel: { show: false } },
+      { type: 'category', data: dates, gridIndex: 1 },
+    ],
+    yAxis: [
+      { type: 'value', gridIndex: 0, axisLabel: { formatter: axisMoney }, scale: true },
+      { type: 'value', gridIndex: 1, axisLabel: { formatter: axisMoney } },
+    ],
+    dataZoom: zoom
+      ? [
+          { type: 'slider', xAxisIndex: [0, 1], bottom: 28 },
+          { type: 'inside', xAxisIndex: [0, 1] },
+        ]
+      : [],
+    series: [
+      {
+        name: 'MRR',
+        type: 'line',
+        data: rows.map((row) => row.total_mrr),
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+        showSymbol: rows.length <= 40,
+        sampling: 'lttb',
+        areaStyle: { opacity: 0.12 },
+        lineStyle: { width: 2 },
+        itemStyle: { color: '#3b5bdb' },
+      },
+      ...MOVEMENTS.map((kind) => ({
+        name: kind[0]!.toUpperCase() + kind.slice(1),
+        type: 'bar',
+        stack: 'movements',
+        data: rows.map((row) => row[kind]),
+        xAxisIndex: 1,
+        yAxisIndex: 1,
+        large: zoom,
+        itemStyle: { color: COLOURS[kind] },
+      })),
+    ],
+  };
+}
+
+/** MRR as a line over the period, and below it each period's movements as stacked bars. */
+export function MrrChart({ rows, currency }: { rows: MrrRow[]; currency: string }) {
+  const element = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!element.current) return;
+    const chart = init(element.current);
+    chart.setOption(option(rows, currency));
+    const resize = () => chart.resize();
+    window.addEventListener('resize', resize);
+    return () => {
+      window.removeEventListener('resize', resize);
+      chart.dispose();
+    };
+  }, [rows, currency]);
+  return <div class="chart" ref={element} role="img" aria-label="MRR over the period with its movements" />;
+}

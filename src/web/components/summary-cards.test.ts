@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { MrrRow } from '../reports.js';
+import { summaryCards } from './summary-cards.js';
+
+const row = (date: string, total_mrr: number, total_customers: number): MrrRow => ({
+  date,
+  end_date: date,
+  new: 0,
+  expansion: 0,
+  contraction: 0,
+  churn: 0,
+  reactivation: 0,
+  total_mrr,
+  total_arr: total_mrr * 12,
+  total_customers,
+  arpa: total_customers === 0 ? null : Math.round(total_mrr / total_customers),
+});
+
+describe('summary cards', () => {
+  it('show the last period against the one before, churn in points', () => {
+    const cards = summaryCards(
+      [row('2026-09-01', 10000, 2), row('2026-10-01', 12500, 2)],
+      [
+        { date: '2026-09-30', customer_churn_rate: 10 },
+        { date: '2026-10-31', customer_churn_rate: 12.5 },
+      ],
+      'usd',
+    );
+    expect(cards.map(({ metric, value, text, change, good }) => [metric, value, text, change, good])).toEqual(
+      [
+        ['mrr', 12500, '$125', '+25.0%', true], // (12500 - 10000) / 10000
+        ['arr', 150000, '$1,500', '+25.0%', true],
+        ['subscribers', 2, '2', '±0.0%', null],
+        ['arpa', 6250, '$63', '+25.0%', true], // 6250 cents shown in whole dollars
+        ['churn-rate', 12.5, '12.5%', '+2.5 pts', false], // churn going up is bad news
+      ],
+    );
+  });
+
+  it('say there is nothing to compare with for a single period or a zero before', () => {
+    const cards = summaryCards([row('2026-10-01', 5000, 1)], [], 'eur');
+    expect(cards.map(({ text, change }) => [text, change])).toEqual([
+      ['€50', null],
+      ['€600', null],
+      ['1', null],
+      ['€50', null],
+      ['–', null],
+    ]);
+  });
+});
