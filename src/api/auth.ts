@@ -52,6 +52,10 @@ function checkCsrf(request: FastifyRequest, sessionToken: string): void {
     throw new ForbiddenError(`Missing or invalid CSRF token: send the session's token in ${CSRF_HEADER}`);
 }
 
+function presentsCredentials(request: FastifyRequest): boolean {
+  return request.headers.authorization !== undefined || sessionTokenOf(request) !== undefined;
+}
+
 async function callerOf(
   request: FastifyRequest,
   apiKeys: ApiKeysService,
@@ -85,6 +89,9 @@ export function registerAuthentication(
     if (request.routeOptions.config?.public) return;
     limiter.checkAddress(request.ip);
     const auth = await callerOf(request, apiKeys, webAuth);
+    // Failures count credentials that were wrong. A request with none (a signed-out page
+    // asking whether it has a session) guesses nothing, and must not lock its address out.
+    if (!auth && !presentsCredentials(request)) throw new UnauthorizedError();
     if (!auth) throw limiter.failedAuthentication(request.ip);
     limiter.checkKey('sessionId' in auth ? `member:${auth.memberId}` : auth.keyId);
     request.auth = auth;

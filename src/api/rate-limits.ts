@@ -130,7 +130,7 @@ export function rateLimiter(limits: RateLimits, now?: () => number) {
       const wait = keys.take(keyId);
       if (wait !== undefined) {
         throw new TooManyRequestsError(
-          `Rate limit exceeded: this API key may send ${limits.perKey.perMinute} requests a minute ` +
+          `Rate limit exceeded: each API key or signed-in member may send ${limits.perKey.perMinute} requests a minute ` +
             `(bursts of ${limits.perKey.burst})`,
           wait,
         );

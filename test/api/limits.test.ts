@@ -31,7 +31,8 @@ describe('rate limits', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('1');
     expect(limited.json()).toEqual({
-      error: 'Rate limit exceeded: this API key may send 60 requests a minute (bursts of 3)',
+      error:
+        'Rate limit exceeded: each API key or signed-in member may send 60 requests a minute (bursts of 3)',
     });
     // Keyed by the key, not the address: another key from the same address still passes.
     expect((await get(account.viewerKey)).statusCode).toBe(200);
@@ -47,6 +48,18 @@ describe('rate limits', () => {
     // Until it regains a try, the address is refused before its key is even looked up.
     expect((await get(account.viewerKey, '10.0.0.1')).statusCode).toBe(429);
     expect((await get('mrr_wrong', '10.0.0.2')).statusCode).toBe(401);
+  });
+
+  it('does not count a request that presents no credential at all', async () => {
+    for (let i = 0; i < 5; i++) {
+      const bare = await t.app.inject({
+        method: 'GET',
+        url: '/data/data-sources',
+        remoteAddress: '10.0.0.3',
+      });
+      expect(bare.statusCode).toBe(401);
+    }
+    expect((await get('mrr_wrong', '10.0.0.3')).statusCode).toBe(401);
   });
 
   it('counts failures of IPv6 addresses per /64: one host may hold all of it', async () => {
