@@ -71,7 +71,11 @@ function expansions(query: URLSearchParams): Set<string> {
  * bearer-key authentication, list pages with `limit`/`starting_after`/`has_more`, `expand[]`,
  * Stripe error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers).
  */
-export async function startFakeStripe(data: StripeData, apiKey: string): Promise<FakeStripe> {
+export async function startFakeStripe(
+  data: StripeData,
+  apiKey: string,
+  options: { latencyMs?: number } = {},
+): Promise<FakeStripe> {
   const faults: Fault[] = [];
   const requests: string[] = [];
   const byId = (items: WireObject[]) => new Map(items.map((item) => [item.id, item]));
@@ -182,8 +186,12 @@ export async function startFakeStripe(data: StripeData, apiKey: string): Promise
             message: `Unrecognized request URL (GET: ${url.pathname})`,
           });
     }
-    res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${requests.length}` });
-    res.end(JSON.stringify(body));
+    const send = () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${requests.length}` });
+      res.end(JSON.stringify(body));
+    };
+    if (options.latencyMs) setTimeout(send, options.latencyMs);
+    else send();
   }
 
   const server = createServer(answer);
