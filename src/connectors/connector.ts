@@ -32,6 +32,12 @@ export interface ConnectorSession {
   customerRecords?(customerId: string): Promise<RecordsPage | false>;
 }
 
+/** A webhook event, once its signature is verified: its id and the customer it concerns. */
+export interface ConnectorEvent {
+  id: string;
+  customerId: string | null;
+}
+
 /** One billing system: a folder under src/connectors with its client, mapping and sync. */
 export interface Connector {
   type: DataSourceType;
@@ -39,6 +45,8 @@ export interface Connector {
   system: string;
   /** Opens a session with a stored secret (an API key). */
   open(secret: string): ConnectorSession;
+  /** Verifies a webhook delivery with the signing secret; throws when the signature is wrong. */
+  readEvent?(payload: string, signature: string, secret: string): ConnectorEvent;
 }
 
 /** The connectors this server runs, by data-source type. */

@@ -6,6 +6,7 @@ import type { SecretBox } from '../services/secret-box.js';
 import type { ImportRow } from '../store/connector-imports-repo.js';
 import type { DataSourceRow } from '../store/data-sources-repo.js';
 import type { Store } from '../store/open-store.js';
+import { locateRecord } from '../services/record-sources.js';
 import type { Connector, ConnectorRegistry, ConnectorSession } from './connector.js';
 import { runImport, type RunPosition } from './import-runner.js';
 
@@ -162,10 +163,16 @@ export function createImportControl(deps: {
      * Connects a source by an API key: the key is checked with the system, sealed and stored,
      * and a full import starts. The key is never returned.
      */
-    async connectByKey(accountId: string, dataSourceId: string, apiKey: string): Promise<void> {
+    async connectByKey(
+      accountId: string,
+      dataSourceId: string,
+      apiKey: string,
+      webhookSecret?: string,
+    ): Promise<void> {
       const source = await sourceOf(accountId, dataSourceId);
       const connector = connectorOf(source);
       const sealed = secrets.seal(apiKey);
+      const webhookSealed = webhookSecret === undefined ? null : secrets.seal(webhookSecret);
       const session = connector.open(apiKey);
       let external;
       try {
@@ -175,7 +182,7 @@ export function createImportControl(deps: {
       }
       stopTask(accountId, dataSourceId);
       await store.transaction(async (tx) => {
-        await tx.connectorImports.saveSecret(accountId, dataSourceId, sealed);
+        await tx.connectorImports.saveSecret(accountId, dataSourceId, sealed, webhookSealed);
         await tx.dataSources.saveConnection(accountId, dataSourceId, { ...external, connectedAt: now() });
         await tx.connectorImports.finish(accountId, dataSourceId, { state: 'aborted', now: now() });
       });
@@ -217,6 +224,55 @@ export function createImportControl(deps: {
         await tx.changes.bumpDataVersion(accountId);
       });
       stopTask(accountId, dataSourceId);
+    },
+
+    /**
+     * Re-imports one customer from its billing system when its source has a connector and is
+     * connected; false when there is nothing to re-import from.
+     */
+    async resyncCustomer(accountId: string, customerId: string, dataSource?: string): Promise<boolean> {
+      const dataSourceId = await store.transaction((tx) =>
+        locateRecord(tx, 'customers', 'Customer', accountId, customerId, dataSource),
+      );
+      const source = await sourceOf(accountId, dataSourceId);
+      if (!connectors.has(source.type)) return false;
+      if ((await store.connectorImports.secret(accountId, source.id)) === undefined) return false;
+      const records = await (await sessionOf(accountId, source)).customerRecords?.(customerId);
+      if (!records) return false;
+      await pages.writeCustomer(accountId, source.id, records);
+      return true;
+    },
+
+    /**
+     * A webhook delivery: the signature is checked, then the customer the event concerns is
+     * read again from the system and stored, with the event id noted in the same transaction.
+     * Reading the current state rather than applying the event's copy makes any order of
+     * deliveries end the same, and a repeated event id is not applied again.
+     */
+    async receiveEvent(
+      accountId: string,
+      dataSourceId: string,
+      payload: string,
+      signature: string,
+    ): Promise<'applied' | 'duplicate' | 'ignored'> {
+      const source = await sourceOf(accountId, dataSourceId);
+      const connector = connectorOf(source);
+      const sealed = await store.connectorImports.webhookSecret(accountId, source.id);
+      if (sealed === undefined || !connector.readEvent)
+        throw new NotFoundError(`Data source ${dataSourceId} takes no webhooks`);
+      let event;
+      try {
+        event = connector.readEvent(payload, signature, secrets.open(sealed));
+      } catch {
+        throw new InvalidInputError('Invalid webhook signature');
+      }
+      const records =
+        event.customerId === null
+          ? {}
+          : await (await sessionOf(accountId, source)).customerRecords?.(event.customerId);
+      const written = await pages.writeCustomer(accountId, source.id, records || {}, event.id);
+      if (written === false) return 'duplicate';
+      return records ? 'applied' : 'ignored';
     },
 
     /** At start: every run a stopped process left running goes on from its last stored page. */

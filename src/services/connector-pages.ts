@@ -114,10 +114,25 @@ export function createConnectorPages(
       });
     },
 
-    /** Stores one customer's records outside any import run (a resync). */
-    async writeCustomer(accountId: string, dataSourceId: string, records: RecordsPage): Promise<PageOutcome> {
+    /**
+     * Stores one customer's records outside any import run (a resync). With `eventId`, the
+     * event is noted in the same transaction and nothing is written when it already was.
+     */
+    async writeCustomer(
+      accountId: string,
+      dataSourceId: string,
+      records: RecordsPage,
+      eventId?: string,
+    ): Promise<PageOutcome | false> {
       const check = await currencyChecker(fx);
-      return store.transaction((tx) => writeRecords(tx, accountId, dataSourceId, records, check));
+      return store.transaction(async (tx) => {
+        if (
+          eventId !== undefined &&
+          !(await tx.connectorImports.recordEvent(accountId, dataSourceId, eventId))
+        )
+          return false;
+        return writeRecords(tx, accountId, dataSourceId, records, check);
+      });
     },
   };
 }

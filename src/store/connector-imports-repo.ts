@@ -130,11 +130,18 @@ export function connectorImportsRepo(db: Queryable) {
       );
     },
 
-    async saveSecret(accountId: string, dataSourceId: string, sealed: string): Promise<void> {
+    /** Saves the API key and the webhook secret (kept when none is given). */
+    async saveSecret(
+      accountId: string,
+      dataSourceId: string,
+      sealed: string,
+      webhookSealed: string | null = null,
+    ): Promise<void> {
       await db.query(
-        `insert into connector_secrets (account_id, data_source_id, sealed) values ($1, $2, $3)
-         on conflict (account_id, data_source_id) do update set sealed = excluded.sealed, created_at = now()`,
-        [accountId, dataSourceId, sealed],
+        `insert into connector_secrets (account_id, data_source_id, sealed, webhook_sealed) values ($1, $2, $3, $4)
+         on conflict (account_id, data_source_id) do update set sealed = excluded.sealed,
+           webhook_sealed = coalesce(excluded.webhook_sealed, connector_secrets.webhook_sealed), created_at = now()`,
+        [accountId, dataSourceId, sealed, webhookSealed],
       );
     },
 
@@ -144,6 +151,24 @@ export function connectorImportsRepo(db: Queryable) {
         [accountId, dataSourceId],
       );
       return row?.sealed;
+    },
+
+    async webhookSecret(accountId: string, dataSourceId: string): Promise<string | undefined> {
+      const [row] = await db.query<{ webhook_sealed: string | null }>(
+        'select webhook_sealed from connector_secrets where account_id = $1 and data_source_id = $2',
+        [accountId, dataSourceId],
+      );
+      return row?.webhook_sealed ?? undefined;
+    },
+
+    /** Notes an event as applied; false when it already was. */
+    async recordEvent(accountId: string, dataSourceId: string, eventId: string): Promise<boolean> {
+      const rows = await db.query(
+        `insert into connector_events (account_id, data_source_id, event_id) values ($1, $2, $3)
+         on conflict do nothing returning event_id`,
+        [accountId, dataSourceId, eventId],
+      );
+      return rows.length > 0;
     },
   };
 }

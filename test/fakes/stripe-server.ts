@@ -107,6 +107,20 @@ export async function startFakeStripe(
     };
     if (path === '/v1/account') return data.account;
     if (path === '/v1/customers') return list(data.customers);
+    const one = /^\/v1\/(customers|prices)\/([^/]+)$/.exec(path);
+    if (one) {
+      const found = (one[1] === 'customers' ? data.customers : data.prices).find(
+        (item) => item.id === one[2],
+      );
+      if (found?.object === 'price' && expand.has('product'))
+        return { ...found, product: products.get(found.product as string) };
+      return (
+        found ?? (one[1] === 'customers' ? { id: one[2], object: 'customer', deleted: true } : undefined)
+      );
+    }
+    const customer = query.get('customer');
+    const ofCustomer = (items: WireObject[]) =>
+      customer === null ? items : items.filter((item) => item.customer === customer);
     if (path === '/v1/prices') {
       return list(data.prices, (price) =>
         expand.has('data.product') ? { ...price, product: products.get(price.product as string) } : price,
@@ -114,7 +128,7 @@ export async function startFakeStripe(
     }
     if (path === '/v1/subscriptions') {
       const status = query.get('status');
-      const items = data.subscriptions.filter((sub) =>
+      const items = ofCustomer(data.subscriptions).filter((sub) =>
         status === 'all' ? true : status ? sub.status === status : sub.status !== 'canceled',
       );
       return list(items);

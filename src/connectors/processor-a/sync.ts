@@ -53,6 +53,15 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
     return charges.sort((a, b) => a.created - b.created);
   }
 
+  async function invoiceRecords(invoices: readonly Stripe.Invoice[]) {
+    const records = [];
+    for (const invoice of invoices) {
+      const lines = await all((params) => stripe.invoices.listLineItems(invoice.id, params), invoice.lines);
+      records.push(mapInvoice(invoice, lines, await chargesOf(invoice)));
+    }
+    return records;
+  }
+
   const kinds: Record<string, (cursor: string | null) => Promise<SourcePage>> = {
     async customers(cursor) {
       const list = await call(() => stripe.customers.list(from(cursor)));
@@ -68,12 +77,7 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
     },
     async invoices(cursor) {
       const list = await call(() => stripe.invoices.list({ ...from(cursor), expand: ['data.payments'] }));
-      const invoices = [];
-      for (const invoice of list.data) {
-        const lines = await all((params) => stripe.invoices.listLineItems(invoice.id, params), invoice.lines);
-        invoices.push(mapInvoice(invoice, lines, await chargesOf(invoice)));
-      }
-      return pageOf(list, { invoices });
+      return pageOf(list, { invoices: await invoiceRecords(list.data) });
     },
   };
 
@@ -85,6 +89,27 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
         id: account.id,
         name: account.settings?.dashboard.display_name ?? account.business_profile?.name ?? null,
         livemode: /^(sk|rk)_live_/.test(apiKey),
+      };
+    },
+    async customerRecords(customerId) {
+      const customer = await call(() => stripe.customers.retrieve(customerId));
+      if ('deleted' in customer && customer.deleted) return false;
+      const subscriptions = await all((params) =>
+        stripe.subscriptions.list({ ...params, customer: customerId, status: 'all' }),
+      );
+      const invoices = await all((params) =>
+        stripe.invoices.list({ ...params, customer: customerId, expand: ['data.payments'] }),
+      );
+      // The plans its items name, which may be newer than the last import.
+      const priceIds = new Set(subscriptions.flatMap((sub) => sub.items.data.map((item) => item.price.id)));
+      const prices = [];
+      for (const id of priceIds)
+        prices.push(await call(() => stripe.prices.retrieve(id, { expand: ['product'] })));
+      return {
+        customers: [mapCustomer(customer)],
+        plans: prices.flatMap((price) => mapPrice(price) ?? []),
+        subscriptions: subscriptions.flatMap(mapSubscription),
+        invoices: await invoiceRecords(invoices),
       };
     },
     async page(kind, cursor) {

@@ -7,6 +7,8 @@ create table connector_secrets (
   data_source_id uuid not null,
   -- AES-256-GCM: base64 of iv, authentication tag and ciphertext, joined by dots.
   sealed text not null,
+  -- The webhook signing secret, sealed the same way; null until one is given.
+  webhook_sealed text,
   created_at timestamptz not null default now(),
   primary key (account_id, data_source_id),
   foreign key (account_id, data_source_id) references data_sources (account_id, data_source_id) on delete cascade
@@ -34,3 +36,13 @@ create table connector_imports (
 
 -- Imports to resume when the server starts.
 create index connector_imports_running on connector_imports (state) where state = 'running';
+
+-- Webhook events already applied, so a delivery repeated by the system is applied once.
+create table connector_events (
+  account_id uuid not null,
+  data_source_id uuid not null,
+  event_id text not null,
+  received_at timestamptz not null default now(),
+  primary key (account_id, data_source_id, event_id),
+  foreign key (account_id, data_source_id) references data_sources (account_id, data_source_id) on delete cascade
+);
