@@ -32,9 +32,16 @@ export function secretBox(key: Buffer | undefined): SecretBox {
     open(sealed) {
       if (!key) throw new NotConfiguredError(MISSING_KEY);
       const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64'));
-      const decipher = createDecipheriv('aes-256-gcm', key, iv!);
-      decipher.setAuthTag(tag!);
-      return Buffer.concat([decipher.update(data!), decipher.final()]).toString('utf8');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, iv!);
+        decipher.setAuthTag(tag!);
+        return Buffer.concat([decipher.update(data!), decipher.final()]).toString('utf8');
+      } catch {
+        // The authentication tag fails when SECRETS_KEY changed since the secret was sealed.
+        throw new NotConfiguredError(
+          'A stored billing-system key cannot be opened with this SECRETS_KEY: connect the data source again',
+        );
+      }
     },
   };
 }
