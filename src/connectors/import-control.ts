@@ -8,7 +8,7 @@ import type { DataSourceRow } from '../store/data-sources-repo.js';
 import type { Store } from '../store/open-store.js';
 import { locateRecord } from '../services/record-sources.js';
 import type { Connector, ConnectorRegistry, ConnectorSession } from './connector.js';
-import { runImport, type RunPosition } from './import-runner.js';
+import { type RunEnd, runImport, type RunPosition } from './import-runner.js';
 
 export const IMPORT_PHASES = ['idle', 'processing', 'done', 'aborted', 'error'] as const;
 
@@ -102,7 +102,7 @@ export function createImportControl(deps: {
     return connector.open(secrets.open(sealed));
   }
 
-  async function settle(run: ImportRun, outcome: Promise<'finished' | 'stopped'>): Promise<void> {
+  async function settle(run: ImportRun, outcome: Promise<RunEnd>): Promise<void> {
     const { accountId, dataSourceId, runId } = run;
     try {
       if ((await outcome) === 'stopped') return;
