@@ -1,5 +1,7 @@
 import type { HttpTimeouts } from './api/app.js';
 import type { RateLimits } from './api/rate-limits.js';
+import type { ConnectorSettings } from './connectors/index.js';
+import { parseSecretsKey } from './services/secret-box.js';
 import type { StoreLocation } from './store/open-store.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './store/postgres-db.js';
 
@@ -16,6 +18,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Whose `X-Forwarded-For` to believe for the client address: `true` (anyone) or addresses and CIDRs. */
   trustProxy: boolean | string;
+  connectors: ConnectorSettings;
+  /** Seals billing-system secrets in the store; without it no connector can be connected. */
+  secretsKey: Buffer | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -63,6 +68,20 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
   };
 }
 
+/** The Stripe API address, overridable so a test (or a proxy) can stand in for api.stripe.com. */
+function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
+  const protocol = env.STRIPE_API_PROTOCOL || undefined;
+  if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
+    throw new Error(`STRIPE_API_PROTOCOL must be http or https, got "${protocol}"`);
+  return {
+    stripe: {
+      host: env.STRIPE_API_HOST || undefined,
+      port: env.STRIPE_API_PORT ? integer(env, 'STRIPE_API_PORT', 443, 1) : undefined,
+      protocol,
+    },
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestDeadlineMs = integer(env, 'REQUEST_DEADLINE_MS', 60_000, 1);
   return {
@@ -77,5 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestDeadlineMs,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1),
     trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
+    connectors: connectorSettings(env),
+    secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
   };
 }

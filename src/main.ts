@@ -1,5 +1,6 @@
 import { buildApp } from './api/app.js';
 import { loadConfig } from './config.js';
+import { defaultConnectors } from './connectors/index.js';
 import { systemClock } from './services/clock.js';
 import { createServices } from './services/index.js';
 import { openStore } from './store/open-store.js';
@@ -19,7 +20,10 @@ function setupText(url: string, links: { accountId: string; token: string }[]): 
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.store);
-  const services = createServices(store, systemClock);
+  const services = createServices(store, systemClock, {
+    connectors: defaultConnectors(config.connectors),
+    secretsKey: config.secretsKey,
+  });
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
     logger: { level: config.logLevel },
@@ -40,8 +44,10 @@ async function main(): Promise<void> {
       );
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    app
+    // Imports stop between pages and stay `running` in the store, to resume at the next start.
+    services.imports
       .close()
+      .then(() => app.close())
       .then(() => store.close())
       .then(
         () => process.exit(0),
@@ -57,6 +63,8 @@ async function main(): Promise<void> {
   const address = await app.listen({ host: config.host, port: config.port });
   // After listen: if the port is taken, no key is created that nobody saw.
   const created = await services.accounts.bootstrapIfEmpty();
+  const resumed = await services.imports.resumeRunning();
+  if (resumed > 0) app.log.info(`Resumed ${resumed} connector import(s) from their last stored page`);
   const url = address.replace('0.0.0.0', 'localhost');
   const storeName = 'databaseUrl' in config.store ? 'PostgreSQL' : `PGlite in ${config.store.dataDir}`;
   const banner = `\nmrrlytics is running at ${url} (store: ${storeName})\n`;

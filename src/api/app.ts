@@ -23,6 +23,8 @@ import { customVariablesRoutes } from './custom-variables-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './errors.js';
 import { healthRoutes } from './health-routes.js';
+import { importRoutes } from './import-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 import { registerInputGuards } from './input-guards.js';
 import { invoiceRoutes } from './invoices-routes.js';
 import { leadsRoutes } from './leads-routes.js';
@@ -145,6 +147,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(accountRoutes(services));
   await app.register(settingsRoutes(services));
   await app.register(dataSourceRoutes(services));
+  await app.register(importRoutes(services));
+  await app.register(webhookRoutes(services));
   await app.register(customerRoutes(services));
   await app.register(planRoutes(services));
   await app.register(planGroupRoutes(services));

@@ -121,7 +121,8 @@ export function customerMetricsRoutes(services: Services): FastifyPluginAsyncZod
         onRequest: requireAdmin,
         schema: {
           tags,
-          summary: "Recompute the customer's metrics from its records (admin)",
+          summary:
+            'Re-import the customer from its billing system, if connected, and recompute its metrics (admin)',
           params: customerParams,
           querystring: dataSource,
           response: {
@@ -133,11 +134,10 @@ export function customerMetricsRoutes(services: Services): FastifyPluginAsyncZod
         },
       },
       async (request) => {
-        await services.customerMetrics.resync(
-          authOf(request).accountId,
-          request.params.customerId,
-          request.query.data_source,
-        );
+        const { accountId } = authOf(request);
+        const { customerId } = request.params;
+        await services.imports.resyncCustomer(accountId, customerId, request.query.data_source);
+        await services.customerMetrics.resync(accountId, customerId, request.query.data_source);
         return { message: 'Resync initiated' as const };
       },
     );

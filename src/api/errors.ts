@@ -5,6 +5,7 @@ import {
   ConflictError,
   ForbiddenError,
   InvalidInputError,
+  NotConfiguredError,
   NotFoundError,
   type ServiceError,
   StoreTimeoutError,
@@ -22,6 +23,7 @@ const SERVICE_STATUS: [new (...args: never[]) => ServiceError, number][] = [
   [ConflictError, 409],
   [TooLargeError, 413],
   [StoreTimeoutError, 503],
+  [NotConfiguredError, 503],
 ];
 
 // How to name the part of the request, as a whole and by one of its fields.

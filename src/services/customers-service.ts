@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { CustomerRow } from '../store/customers-repo.js';
 import type { Repos, Store } from '../store/open-store.js';
 import { keyString, type Page } from '../store/records-repo.js';
-import { type Batch, bodyItems, rejectWhere, throwFirstError, validateBatch } from './bulk-import.js';
+import {
+  type Batch,
+  batchResults,
+  bodyItems,
+  type ItemResult,
+  rejectWhere,
+  throwFirstError,
+  validateBatch,
+} from './bulk-import.js';
 import { recordChanges } from './change-tracking.js';
 import type { Clock } from './clock.js';
 import { type CurrencyCheck, currencyChecker } from './currency-check.js';
@@ -94,15 +102,18 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
 
   /**
    * Upserts in body order inside `tx`: fields given replace, custom variables merge, and an
-   * id given twice merges twice. Any refused item rejects the whole request.
+   * id given twice merges twice. With `allOrNothing`, any refused item rejects the whole
+   * request; without, refused items are left in `batch.errors` and the others are written.
    */
   async function write(
     tx: Repos,
     accountId: string,
     batch: Batch<CustomerInput>,
     unknownCurrency: CurrencyCheck,
+    allOrNothing = true,
   ): Promise<CustomerRow[]> {
-    throwFirstError(batch);
+    const refuse = allOrNothing ? throwFirstError : () => {};
+    refuse(batch);
     const resolver = sourceResolver(tx, accountId);
     const sourced = [];
     for (const item of batch.pending) {
@@ -111,7 +122,7 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
         batch.errors.set(item.index, unknownSourceError(item.value.data_source!));
       else sourced.push({ ...item, dataSourceId });
     }
-    throwFirstError(batch);
+    refuse(batch);
     const keys = sourced.map((item) => ({ dataSourceId: item.dataSourceId, id: item.value.id }));
     const stored = await tx.customers.getMany(accountId, keys, { forUpdate: true });
     const byKey = new Map(stored.map((row) => [keyString(recordKey(row)), row]));
@@ -128,11 +139,27 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
         ? 'Missing required fields: name or email'
         : unknownCurrency(customer.currency),
     );
-    throwFirstError(finalBatch);
-    const unique = [...new Map(written.map(({ value }) => [keyString(recordKey(value)), value])).values()];
+    refuse(finalBatch);
+    const accepted = finalBatch.pending;
+    const unique = [...new Map(accepted.map(({ value }) => [keyString(recordKey(value)), value])).values()];
     await tx.customers.upsertMany(accountId, unique);
     await recordChanges(tx, accountId, { customers: unique.map(recordKey) });
-    return written.map(({ value }) => value);
+    return accepted.map(({ value }) => value);
+  }
+
+  /**
+   * A connector's page inside its transaction: each item is checked on its own and the valid
+   * ones are written, so one refused customer does not hold up an import.
+   */
+  async function importCustomers(
+    tx: Repos,
+    accountId: string,
+    items: unknown[],
+    unknownCurrency: CurrencyCheck,
+  ): Promise<ItemResult[]> {
+    const batch = validateBatch(items, customerInputSchema);
+    await write(tx, accountId, batch, unknownCurrency, false);
+    return batchResults(batch);
   }
 
   async function locate(tx: Repos, accountId: string, id: string, dataSource?: string) {
@@ -151,6 +178,8 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
       const written = await store.transaction((tx) => write(tx, accountId, batch, unknownCurrency));
       return written.map((customer) => ({ id: customer.id }));
     },
+
+    importIn: importCustomers,
 
     async get(accountId: string, id: string, dataSource?: string): Promise<Customer> {
       const row = await store.transaction(async (tx) => {

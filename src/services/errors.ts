@@ -44,3 +44,8 @@ export class TooLargeError extends ServiceError {
 export class StoreTimeoutError extends ServiceError {
   override name = 'StoreTimeoutError';
 }
+
+/** The operation needs server configuration that is missing; the message names the setting. */
+export class NotConfiguredError extends ServiceError {
+  override name = 'NotConfiguredError';
+}

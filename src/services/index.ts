@@ -1,3 +1,5 @@
+import { type ConnectorRegistry, connectorRegistry } from '../connectors/connector.js';
+import { createImportControl } from '../connectors/import-control.js';
 import type { Store } from '../store/open-store.js';
 import { createAccountsService } from './accounts-service.js';
 import { createApiKeysService } from './api-keys-service.js';
@@ -22,13 +24,22 @@ import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
+import { createConnectorPages } from './connector-pages.js';
+import { secretBox } from './secret-box.js';
 import { createSettingsService } from './settings-service.js';
 import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
 import { createWebAuthService } from './web-auth-service.js';
 
+export interface ServiceOptions {
+  /** The billing-system connectors by data-source type; none by default. */
+  connectors?: ConnectorRegistry;
+  /** The key that seals stored billing-system secrets (SECRETS_KEY); without it none can be stored. */
+  secretsKey?: Buffer | undefined;
+}
+
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
-export function createServices(store: Store, clock: Clock) {
+export function createServices(store: Store, clock: Clock, options: ServiceOptions = {}) {
   const apiKeys = createApiKeysService(store, clock);
   const fx = createFxService(store, clock);
   const metrics = createMetricsService(store, fx, clock);
@@ -39,6 +50,11 @@ export function createServices(store: Store, clock: Clock) {
   // One cache of the invoices for every report that reads them.
   const cashflowTables = createCashflowTables(store);
   const cashflow = createCashflowService(cashflowTables, store, reportInputs);
+  const customers = createCustomersService(store, clock, fx, metrics);
+  const plans = createPlansService(store, fx);
+  const invoices = createInvoicesService(store, fx);
+  const subscriptions = createSubscriptionsService(store, fx);
+  const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
   return {
     store,
     clock,
@@ -60,12 +76,19 @@ export function createServices(store: Store, clock: Clock) {
     cohort: createCohortService(reportInputs),
     mapRetention: createMapRetentionService(reportInputs, cashflowTables),
     customVariables: createCustomVariablesService(metrics, clock),
-    customers: createCustomersService(store, clock, fx, metrics),
-    plans: createPlansService(store, fx),
+    customers,
+    plans,
     planGroups: createPlanGroupsService(store),
     segments: createSegmentsService(store, queryContext),
-    invoices: createInvoicesService(store, fx),
-    subscriptions: createSubscriptionsService(store, fx),
+    invoices,
+    subscriptions,
+    imports: createImportControl({
+      store,
+      clock,
+      connectors: options.connectors ?? connectorRegistry([]),
+      secrets: secretBox(options.secretsKey),
+      pages,
+    }),
   };
 }
 

@@ -85,19 +85,29 @@ function values<T>(items: readonly PendingItem<T>[]): T[] {
 
 /** The raw record use cases of one record type. */
 export function recordUseCases<R extends StoredRecord>(store: Store, fx: FxService, type: RecordType<R>) {
+  async function importItems(
+    tx: Repos,
+    accountId: string,
+    items: unknown[],
+    unknownCurrency: CurrencyCheck,
+  ): Promise<ItemResult[]> {
+    const batch = validateBatch(items, type.schema);
+    return batchResults(await writeBatch(tx, accountId, type, batch, unknownCurrency));
+  }
+
   return {
     /**
      * Bulk upsert: each item is validated and checked on its own and reported in order; the
      * valid ones are written in one transaction, so a server fault stores none of them.
      */
     async import(accountId: string, body: unknown): Promise<ItemResult[]> {
-      const batch = validateBatch(bodyItems(body), type.schema);
+      const items = bodyItems(body);
       const unknownCurrency = await currencyChecker(fx);
-      const written = await store.transaction((tx) =>
-        writeBatch(tx, accountId, type, batch, unknownCurrency),
-      );
-      return batchResults(written);
+      return store.transaction((tx) => importItems(tx, accountId, items, unknownCurrency));
     },
+
+    /** The same bulk upsert inside the caller's transaction, for a connector's page. */
+    importIn: importItems,
 
     async get(accountId: string, id: string, dataSource?: string): Promise<R> {
       return store.transaction(async (tx) => {

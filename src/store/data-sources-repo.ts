@@ -98,6 +98,65 @@ export function dataSourcesRepo(db: Queryable) {
       return rows.length > 0;
     },
 
+    /** Records which account at the billing system the source is connected to. */
+    async saveConnection(
+      accountId: string,
+      dataSourceId: string,
+      external: { id: string; name: string | null; livemode: boolean; connectedAt: string },
+    ): Promise<void> {
+      await db.query(
+        `update data_sources set external_account_id = $3, external_account_name = $4, livemode = $5,
+           connected_at = $6, updated_at = now()
+         where account_id = $1 and data_source_id = $2`,
+        [accountId, dataSourceId, external.id, external.name, external.livemode, external.connectedAt],
+      );
+    },
+
+    async saveSync(
+      accountId: string,
+      dataSourceId: string,
+      sync: { status: 'syncing' | 'complete' | 'error'; at: string | null },
+    ): Promise<void> {
+      await db.query(
+        `update data_sources set sync_status = $3, last_sync_at = coalesce($4, last_sync_at)
+         where account_id = $1 and data_source_id = $2`,
+        [accountId, dataSourceId, sync.status, sync.at],
+      );
+    },
+
+    async addImported(
+      accountId: string,
+      dataSourceId: string,
+      counts: { customers: number; invoices: number },
+    ): Promise<void> {
+      await db.query(
+        `update data_sources set customers_imported = customers_imported + $3,
+           invoices_imported = invoices_imported + $4
+         where account_id = $1 and data_source_id = $2`,
+        [accountId, dataSourceId, counts.customers, counts.invoices],
+      );
+    },
+
+    /** Forgets the sync state and counts, keeping the connection. */
+    async clearSync(accountId: string, dataSourceId: string): Promise<void> {
+      await db.query(
+        `update data_sources set sync_status = null, last_sync_at = null, customers_imported = 0,
+           invoices_imported = 0
+         where account_id = $1 and data_source_id = $2`,
+        [accountId, dataSourceId],
+      );
+    },
+
+    /** Deletes every record the source holds (invoices and subscriptions go with their customers). */
+    async deleteRecords(accountId: string, dataSourceId: string): Promise<void> {
+      for (const table of ['invoices', 'subscriptions', 'customers', 'plans']) {
+        await db.query(`delete from ${table} where account_id = $1 and data_source_id = $2`, [
+          accountId,
+          dataSourceId,
+        ]);
+      }
+    },
+
     /** The most recently connected source of a type, with its connection and sync state. */
     async connection(accountId: string, type: DataSourceType): Promise<ConnectionRow | undefined> {
       const [row] = await db.query<ConnectionRow>(

@@ -2,6 +2,7 @@ import { accountsRepo } from './accounts-repo.js';
 import { apiKeysRepo } from './api-keys-repo.js';
 import { cashflowRepo } from './cashflow-repo.js';
 import { changesRepo } from './changes-repo.js';
+import { connectorImportsRepo } from './connector-imports-repo.js';
 import { customersRepo } from './customers-repo.js';
 import { dataSourcesRepo } from './data-sources-repo.js';
 import type { Db, Queryable, StoreKind } from './db.js';
@@ -29,6 +30,7 @@ export function repos(db: Queryable) {
     team: teamRepo(db),
     webSessions: webSessionsRepo(db),
     dataSources: dataSourcesRepo(db),
+    connectorImports: connectorImportsRepo(db),
     settings: settingsRepo(db),
     fxRates: fxRatesRepo(db),
     records: recordsRepo(db),

@@ -113,6 +113,18 @@ const ROUTES: Record<string, RouteCase> = {
   },
   'PUT /data/data-sources/{id}': dataSource(200, { name: 'Old billing' }),
   'DELETE /data/data-sources/{id}': dataSource(204),
+  // The "Billing" source is a csv source: it has no connector to import with.
+  'GET /data/data-sources/{id}/progress': dataSource(200),
+  'POST /data/data-sources/{id}/full-import': dataSource(409),
+  'POST /data/data-sources/{id}/abort': dataSource(409),
+  'POST /data/data-sources/{id}/reset': dataSource(200),
+  'POST /data/data-sources/{id}/connect': dataSource(409, { api_key: 'rk_test_x' }),
+  // Authenticated by the billing system's signature, not by a key: unsigned, it is refused.
+  'POST /webhooks/processor-a/{accountId}/{id}': {
+    own: (self, path) => [
+      { url: path.replace('{accountId}', self.id).replace('{id}', self.billingSource), status: 400 },
+    ],
+  },
 
   'GET /data/customers': sourcedList(),
   'POST /data/customers': bulk(

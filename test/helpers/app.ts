@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/api/app.js';
 import { fixedClock } from '../../src/services/clock.js';
-import { createServices, type Services } from '../../src/services/index.js';
+import { createServices, type ServiceOptions, type Services } from '../../src/services/index.js';
 import type { StoreKind } from '../../src/store/db.js';
 import { openTestStore } from './stores.js';
 
@@ -41,10 +41,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(kind: StoreKind, options: AppOptions = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: StoreKind,
+  options: AppOptions = {},
+  serviceOptions: ServiceOptions = {},
+): Promise<TestApp> {
   const testStore = await openTestStore(kind);
   const clock = fixedClock(TEST_NOW);
-  const services = createServices(testStore.store, clock);
+  const services = createServices(testStore.store, clock, serviceOptions);
   const app = await buildApp(services, options);
   const call = (key: string | undefined, injectOptions: InjectOptions) => {
     const headers = { ...injectOptions.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
@@ -85,6 +89,7 @@ export async function createTestApp(kind: StoreKind, options: AppOptions = {}): 
       return doc.paths[path]!.get.parameters.map((parameter) => parameter.name);
     },
     async close() {
+      await services.imports.close();
       await app.close();
       await testStore.dispose();
     },

@@ -1,0 +1,121 @@
+import type Stripe from 'stripe';
+import type { ConnectorSession, SourcePage } from '../connector.js';
+import type { RecordsPage } from '../../services/connector-pages.js';
+import { callStripe, type StripeApiSettings, stripeClient } from './client.js';
+import { mapCustomer, mapInvoice, mapPrice, mapSubscription } from './mapping.js';
+
+type ListPage<T> = { data: T[]; has_more: boolean };
+
+function pageOf<T extends { id: string }>(list: ListPage<T>, records: RecordsPage): SourcePage {
+  return { records, next: list.has_more ? list.data.at(-1)!.id : null, fetched: list.data.length };
+}
+
+/**
+ * Reads a Stripe account kind by kind, each kind one list endpoint paged with
+ * `starting_after`. An invoice page also reads the invoice's remaining lines and the charges
+ * of its payments, so an invoice is stored whole with its transactions.
+ */
+export function stripeSession(apiKey: string, settings: StripeApiSettings): ConnectorSession {
+  const stripe = stripeClient(apiKey, settings);
+  const call = <T>(fn: () => Promise<T>) => callStripe(fn, settings.retry);
+  const limit = settings.pageSize ?? 100;
+  const from = (cursor: string | null) => ({ limit, ...(cursor === null ? {} : { starting_after: cursor }) });
+
+  /** Every page of a list that the caller reads in full (an invoice's lines, a payment's charges). */
+  async function all<T extends { id: string }>(
+    list: (params: { limit: number; starting_after?: string }) => Promise<ListPage<T>>,
+    first?: ListPage<T>,
+  ): Promise<T[]> {
+    const items: T[] = [];
+    let page = first ?? (await call(() => list(from(null))));
+    items.push(...page.data);
+    while (page.has_more) {
+      const after = page.data.at(-1)!.id;
+      page = await call(() => list(from(after)));
+      items.push(...page.data);
+    }
+    return items;
+  }
+
+  async function chargesOf(invoice: Stripe.Invoice): Promise<Stripe.Charge[]> {
+    const intents = (invoice.payments?.data ?? []).flatMap((payment) => {
+      const intent = payment.payment.payment_intent;
+      return intent === undefined ? [] : [typeof intent === 'string' ? intent : intent.id];
+    });
+    const charges = [];
+    for (const paymentIntent of intents) {
+      charges.push(
+        ...(await all((params) =>
+          stripe.charges.list({ ...params, payment_intent: paymentIntent, expand: ['data.refunds'] }),
+        )),
+      );
+    }
+    return charges.sort((a, b) => a.created - b.created);
+  }
+
+  async function invoiceRecords(invoices: readonly Stripe.Invoice[]) {
+    const records = [];
+    for (const invoice of invoices) {
+      const lines = await all((params) => stripe.invoices.listLineItems(invoice.id, params), invoice.lines);
+      records.push(mapInvoice(invoice, lines, await chargesOf(invoice)));
+    }
+    return records;
+  }
+
+  const kinds: Record<string, (cursor: string | null) => Promise<SourcePage>> = {
+    async customers(cursor) {
+      const list = await call(() => stripe.customers.list(from(cursor)));
+      return pageOf(list, { customers: list.data.map(mapCustomer) });
+    },
+    async prices(cursor) {
+      const list = await call(() => stripe.prices.list({ ...from(cursor), expand: ['data.product'] }));
+      return pageOf(list, { plans: list.data.flatMap((price) => mapPrice(price) ?? []) });
+    },
+    async subscriptions(cursor) {
+      const list = await call(() => stripe.subscriptions.list({ ...from(cursor), status: 'all' }));
+      return pageOf(list, { subscriptions: list.data.flatMap(mapSubscription) });
+    },
+    async invoices(cursor) {
+      const list = await call(() => stripe.invoices.list({ ...from(cursor), expand: ['data.payments'] }));
+      return pageOf(list, { invoices: await invoiceRecords(list.data) });
+    },
+  };
+
+  return {
+    kinds: Object.keys(kinds),
+    async account() {
+      const account = await call(() => stripe.accounts.retrieveCurrent());
+      return {
+        id: account.id,
+        name: account.settings?.dashboard.display_name ?? account.business_profile?.name ?? null,
+        livemode: /^(sk|rk)_live_/.test(apiKey),
+      };
+    },
+    async customerRecords(customerId) {
+      const customer = await call(() => stripe.customers.retrieve(customerId));
+      if ('deleted' in customer && customer.deleted) return false;
+      const subscriptions = await all((params) =>
+        stripe.subscriptions.list({ ...params, customer: customerId, status: 'all' }),
+      );
+      const invoices = await all((params) =>
+        stripe.invoices.list({ ...params, customer: customerId, expand: ['data.payments'] }),
+      );
+      // The plans its items name, which may be newer than the last import.
+      const priceIds = new Set(subscriptions.flatMap((sub) => sub.items.data.map((item) => item.price.id)));
+      const prices = [];
+      for (const id of priceIds)
+        prices.push(await call(() => stripe.prices.retrieve(id, { expand: ['product'] })));
+      return {
+        customers: [mapCustomer(customer)],
+        plans: prices.flatMap((price) => mapPrice(price) ?? []),
+        subscriptions: subscriptions.flatMap(mapSubscription),
+        invoices: await invoiceRecords(invoices),
+      };
+    },
+    async page(kind, cursor) {
+      const read = kinds[kind];
+      if (!read) throw new Error(`Stripe has no object kind "${kind}" to import`);
+      return read(cursor);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import type { Checkpoint } from '../store/connector-imports-repo.js';
+import type { Repos, Store } from '../store/open-store.js';
+import type { ItemResult } from './bulk-import.js';
+import type { Clock } from './clock.js';
+import { type CurrencyCheck, currencyChecker } from './currency-check.js';
+import type { CustomersService } from './customers-service.js';
+import type { FxService } from './fx-service.js';
+import type { InvoicesService } from './invoices-service.js';
+import type { PlansService } from './plans-service.js';
+import type { SubscriptionsService } from './subscriptions-service.js';
+
+/** A page of records in the `/data/*` shapes, as a connector maps them. */
+export interface RecordsPage {
+  customers?: object[];
+  plans?: object[];
+  subscriptions?: object[];
+  invoices?: object[];
+}
+
+/** Which run of which source a page belongs to. */
+export interface ImportRun {
+  accountId: string;
+  dataSourceId: string;
+  runId: string;
+}
+
+type ImportIn = (
+  tx: Repos,
+  accountId: string,
+  items: unknown[],
+  check: CurrencyCheck,
+) => Promise<ItemResult[]>;
+
+export interface PageOutcome {
+  stored: number;
+  refused: number;
+  /** The first refused item's id and reason. */
+  firstRefusal: string | null;
+}
+
+/**
+ * Writes a connector's records through the same bulk use cases as `/data/*` (same validation,
+ * same change tracking). Kinds go in reference order: customers and plans before the
+ * subscriptions and invoices that name them.
+ */
+export function createConnectorPages(
+  store: Store,
+  fx: FxService,
+  clock: Clock,
+  services: {
+    customers: CustomersService;
+    plans: PlansService;
+    subscriptions: SubscriptionsService;
+    invoices: InvoicesService;
+  },
+) {
+  const writers: [keyof RecordsPage, ImportIn][] = [
+    ['customers', services.customers.importIn],
+    ['plans', services.plans.importIn],
+    ['subscriptions', services.subscriptions.importIn],
+    ['invoices', services.invoices.importIn],
+  ];
+
+  async function writeRecords(
+    tx: Repos,
+    accountId: string,
+    dataSourceId: string,
+    records: RecordsPage,
+    check: CurrencyCheck,
+  ): Promise<PageOutcome & { customers: number; invoices: number }> {
+    const outcome = { stored: 0, refused: 0, firstRefusal: null as string | null, customers: 0, invoices: 0 };
+    for (const [kind, importIn] of writers) {
+      const items = (records[kind] ?? []).map((record) => ({ ...record, data_source: dataSourceId }));
+      if (items.length === 0) continue;
+      const results = await importIn(tx, accountId, items, check);
+      for (const result of results) {
+        if (result.import_status === 'error') {
+          outcome.refused++;
+          outcome.firstRefusal ??= `${kind} ${result.id ?? '?'}: ${result.import_error}`;
+        } else {
+          outcome.stored++;
+          if (kind === 'customers' || kind === 'invoices') outcome[kind]++;
+        }
+      }
+    }
+    return outcome;
+  }
+
+  return {
+    /**
+     * Stores one page and the checkpoint after it in one transaction: a crash keeps both or
+     * neither. Nothing is stored, and false returned, when the run was aborted or replaced.
+     */
+    async write(
+      run: ImportRun,
+      records: RecordsPage,
+      next: Omit<Checkpoint, 'stored' | 'refused' | 'refusal'>,
+    ): Promise<PageOutcome | false> {
+      const check = await currencyChecker(fx);
+      return store.transaction(async (tx) => {
+        const current = await tx.connectorImports.get(run.accountId, run.dataSourceId, { forUpdate: true });
+        if (current?.run_id !== run.runId || current.state !== 'running') return false;
+        const outcome = await writeRecords(tx, run.accountId, run.dataSourceId, records, check);
+        const now = clock.now().toISOString();
+        await tx.connectorImports.checkpoint(
+          run.accountId,
+          run.dataSourceId,
+          run.runId,
+          { ...next, stored: outcome.stored, refused: outcome.refused, refusal: outcome.firstRefusal },
+          now,
+        );
+        await tx.dataSources.addImported(run.accountId, run.dataSourceId, outcome);
+        return outcome;
+      });
+    },
+
+    /**
+     * Stores one customer's records outside any import run (a resync). With `eventId`, the
+     * event is noted in the same transaction and nothing is written when it already was.
+     */
+    async writeCustomer(
+      accountId: string,
+      dataSourceId: string,
+      records: RecordsPage,
+      eventId?: string,
+    ): Promise<PageOutcome | false> {
+      const check = await currencyChecker(fx);
+      return store.transaction(async (tx) => {
+        if (
+          eventId !== undefined &&
+          !(await tx.connectorImports.recordEvent(accountId, dataSourceId, eventId))
+        )
+          return false;
+        return writeRecords(tx, accountId, dataSourceId, records, check);
+      });
+    },
+  };
+}
+
+export type ConnectorPages = ReturnType<typeof createConnectorPages>;

@@ -1,0 +1,225 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A Stripe object as it goes on the wire; references to other objects are their ids. */
+export type WireObject = { id: string; object: string; created: number } & Record<string, unknown>;
+
+/** What the fake serves: the account and its objects, each list in Stripe's order. */
+export interface StripeData {
+  account: WireObject;
+  customers: WireObject[];
+  products: WireObject[];
+  prices: WireObject[];
+  subscriptions: WireObject[];
+  /** Each invoice's `lines` is the full array of its lines; the fake pages it. */
+  invoices: WireObject[];
+  /** Invoice payments by invoice id. */
+  invoicePayments: Map<string, WireObject[]>;
+  /** Charges, each with `refunds` as a full array. */
+  charges: WireObject[];
+}
+
+/** An answer to force on the next matching requests. */
+export interface Fault {
+  status: number;
+  headers?: Record<string, string>;
+  /** Answers after this many milliseconds (a client timeout shorter than it fails first). */
+  delayMs?: number;
+  /** Only requests whose path starts with this; default every request. */
+  path?: string;
+}
+
+export interface FakeStripe {
+  url: URL;
+  data: StripeData;
+  /** Every request, as method and path with query. */
+  requests: string[];
+  /** Queues faults, one request each. */
+  fail(...faults: Fault[]): void;
+  close(): Promise<void>;
+}
+
+const EMBEDDED_LINES = 10;
+
+function error(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ error: body }));
+}
+
+/** Stripe's list envelope for one page of `items` after `startingAfter`. */
+function listPage(items: readonly WireObject[], url: string, query: URLSearchParams) {
+  const limit = Math.min(Number(query.get('limit') ?? 10), 100);
+  const after = query.get('starting_after');
+  let from = 0;
+  if (after !== null) {
+    const index = items.findIndex((item) => item.id === after);
+    if (index < 0) return undefined;
+    from = index + 1;
+  }
+  const data = items.slice(from, from + limit);
+  return { object: 'list', data, has_more: from + limit < items.length, url };
+}
+
+function expansions(query: URLSearchParams): Set<string> {
+  const set = new Set<string>();
+  for (const [key, value] of query) if (/^expand\[\d*\]$/.test(key)) set.add(value);
+  return set;
+}
+
+/**
+ * A local server answering the Stripe API calls processor-a makes, in Stripe's wire format:
+ * bearer-key authentication, list pages with `limit`/`starting_after`/`has_more`, `expand[]`,
+ * Stripe error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers).
+ */
+export async function startFakeStripe(
+  data: StripeData,
+  apiKey: string,
+  options: { latencyMs?: number } = {},
+): Promise<FakeStripe> {
+  const faults: Fault[] = [];
+  const requests: string[] = [];
+  const byId = (items: WireObject[]) => new Map(items.map((item) => [item.id, item]));
+  const products = byId(data.products);
+
+  function invoiceView(invoice: WireObject, expand: Set<string>, prefix: string) {
+    const lines = invoice.lines as WireObject[];
+    const view: Record<string, unknown> = {
+      ...invoice,
+      lines: {
+        object: 'list',
+        data: lines.slice(0, EMBEDDED_LINES),
+        has_more: lines.length > EMBEDDED_LINES,
+        url: `/v1/invoices/${invoice.id}/lines`,
+      },
+    };
+    if (expand.has(`${prefix}payments`)) {
+      const payments = data.invoicePayments.get(invoice.id) ?? [];
+      view.payments = { object: 'list', data: payments, has_more: false, url: '/v1/invoice_payments' };
+    }
+    return view;
+  }
+
+  function route(path: string, query: URLSearchParams): object | undefined {
+    const expand = expansions(query);
+    const list = (items: WireObject[], view: (item: WireObject) => object = (item) => item) => {
+      const page = listPage(items, path, query);
+      return page && { ...page, data: page.data.map(view) };
+    };
+    if (path === '/v1/account') return data.account;
+    if (path === '/v1/customers') return list(data.customers);
+    const one = /^\/v1\/(customers|prices)\/([^/]+)$/.exec(path);
+    if (one) {
+      const found = (one[1] === 'customers' ? data.customers : data.prices).find(
+        (item) => item.id === one[2],
+      );
+      if (found?.object === 'price' && expand.has('product'))
+        return { ...found, product: products.get(found.product as string) };
+      return (
+        found ?? (one[1] === 'customers' ? { id: one[2], object: 'customer', deleted: true } : undefined)
+      );
+    }
+    const customer = query.get('customer');
+    const ofCustomer = (items: WireObject[]) =>
+      customer === null ? items : items.filter((item) => item.customer === customer);
+    if (path === '/v1/prices') {
+      return list(data.prices, (price) =>
+        expand.has('data.product') ? { ...price, product: products.get(price.product as string) } : price,
+      );
+    }
+    if (path === '/v1/subscriptions') {
+      const status = query.get('status');
+      const items = ofCustomer(data.subscriptions).filter((sub) =>
+        status === 'all' ? true : status ? sub.status === status : sub.status !== 'canceled',
+      );
+      return list(items);
+    }
+    if (path === '/v1/invoices')
+      return list(data.invoices, (invoice) => invoiceView(invoice, expand, 'data.'));
+    const lines = /^\/v1\/invoices\/([^/]+)\/lines$/.exec(path);
+    if (lines) {
+      const invoice = data.invoices.find((item) => item.id === lines[1]);
+      return invoice && list(invoice.lines as WireObject[]);
+    }
+    if (path === '/v1/charges') {
+      const intent = query.get('payment_intent');
+      const charges = data.charges.filter((charge) => intent === null || charge.payment_intent === intent);
+      return list(charges, (charge) => {
+        if (!expand.has('data.refunds')) return { ...charge, refunds: undefined };
+        const refunds = charge.refunds as WireObject[];
+        return { ...charge, refunds: { object: 'list', data: refunds, has_more: false, url: '/v1/refunds' } };
+      });
+    }
+    return undefined;
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    requests.push(`${req.method} ${url.pathname}${url.search}`);
+    if (req.headers.authorization !== `Bearer ${apiKey}`) {
+      return error(res, 401, {
+        type: 'invalid_request_error',
+        message: 'Invalid API Key provided',
+      });
+    }
+    const index = faults.findIndex(
+      (fault) => fault.path === undefined || url.pathname.startsWith(fault.path),
+    );
+    if (index >= 0) {
+      const [fault] = faults.splice(index, 1);
+      const send = () =>
+        fault!.status === 429
+          ? error(
+              res,
+              429,
+              { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many requests' },
+              fault!.headers,
+            )
+          : error(
+              res,
+              fault!.status,
+              { type: 'api_error', message: 'An unexpected error occurred' },
+              fault!.headers,
+            );
+      if (fault!.delayMs) setTimeout(send, fault!.delayMs);
+      else send();
+      return;
+    }
+    const body = route(url.pathname, url.searchParams);
+    if (body === undefined) {
+      const after = url.searchParams.get('starting_after');
+      return after !== null
+        ? error(res, 400, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'starting_after',
+            message: `No such object: '${after}'`,
+          })
+        : error(res, 404, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `Unrecognized request URL (GET: ${url.pathname})`,
+          });
+    }
+    const send = () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${requests.length}` });
+      res.end(JSON.stringify(body));
+    };
+    if (options.latencyMs) setTimeout(send, options.latencyMs);
+    else send();
+  }
+
+  const server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}`),
+    data,
+    requests,
+    fail: (...added) => faults.push(...added),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
