@@ -18,6 +18,7 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   '/customers': 'no top-level currency',
   '/data/plan-groups': 'plans are objects (docs/api.md); the reference lists plan ids',
   '/data/plan-groups/{id}': 'plans are objects (docs/api.md); the reference lists plan ids',
+  '/data/data-sources/{id}/progress': 'startedAt and lastActivityAt are null before the first import',
   '/data/plans': 'items have no external_id and data_source beside id',
   '/reports/cashflow-failure-rate': 'no period field; failure_rate is null for a period without attempts',
   '/reports/cohort': 'the average row has no label, initial_mrr and initial_customers',
