@@ -79,7 +79,10 @@ export function storeOver(db: Db): Store {
       return result;
     },
     ping: () => db.ping(),
-    close: () => db.close(),
+    async close() {
+      await caches?.settled();
+      await db.close();
+    },
   };
 }
 

@@ -22,6 +22,8 @@ export function ownerCaches() {
   const keys = new Map<string, ApiKeyRow>();
   // Bumped by every key change: a lookup stores its row only if none happened meanwhile.
   let keyGeneration = 0;
+  // Writes no request waited for.
+  const unsettled = new Set<Promise<void>>();
 
   function apply(effect: Effect): void {
     if (effect.kind === 'version') {
@@ -90,9 +92,10 @@ export function ownerCaches() {
           },
           // last_used is a courtesy figure: the request does not wait for its write, which on
           // the one connection would queue behind an import. Later statements still run after
-          // it, and a failed write (the store closing) only loses one timestamp.
+          // it, and closing the store waits for it (`settled`).
           async touch(accountId, keyId, at) {
-            base.apiKeys.touch(accountId, keyId, at).catch(() => {});
+            const write = base.apiKeys.touch(accountId, keyId, at).finally(() => unsettled.delete(write));
+            unsettled.add(write);
           },
         },
         changes: {
@@ -106,6 +109,11 @@ export function ownerCaches() {
           },
         },
       };
+    },
+
+    /** Waits for the writes no request waited for, before the store closes. */
+    async settled(): Promise<void> {
+      await Promise.allSettled([...unsettled]);
     },
 
     /**
