@@ -3,6 +3,7 @@ import { onSessionEnded } from './api.js';
 import { Account } from './pages/account.js';
 import { ApiKeys } from './pages/api-keys.js';
 import { Customer } from './pages/customer.js';
+import { Cohorts } from './pages/cohorts.js';
 import { Customers } from './pages/customers.js';
 import { Movements } from './pages/movements.js';
 import { Dashboard } from './pages/dashboard.js';
@@ -17,6 +18,7 @@ const NAV = [
   ['/dashboard', 'Dashboard'],
   ['/movements', 'Movements'],
   ['/customers', 'Customers'],
+  ['/cohorts', 'Cohorts'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -29,6 +31,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
   switch (route.path) {
     case '/movements':
       return <Movements route={route} />;
+    case '/cohorts':
+      return <Cohorts route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

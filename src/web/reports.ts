@@ -29,3 +29,24 @@ export interface RetentionReport {
 }
 
 export const MOVEMENTS = ['new', 'expansion', 'reactivation', 'contraction', 'churn'] as const;
+
+export interface CohortPeriod {
+  mrr_retained: number;
+  customers_retained: number;
+  mrr_retention: number;
+  customer_retention: number;
+}
+
+/** A cohort of `/reports/cohort`; the last one is the average, with periods only. */
+export interface Cohort {
+  cohort_group: string;
+  label?: string;
+  initial_mrr?: number;
+  initial_customers?: number;
+  periods: CohortPeriod[];
+}
+
+export interface CohortReport {
+  currency: string;
+  result: { list: Cohort[] };
+}

@@ -1,0 +1,70 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { browserAvailable, DESKTOP, ensureWebBuilt, launchBrowser, screenshots } from '../helpers/browser.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+import { seedWebFixture } from '../helpers/web-fixture.js';
+import { setUpOwner } from '../helpers/web-session.js';
+
+const RANGE = 'period=custom&from=2026-01-01&to=2026-06-30&interval=month';
+const DATE = '20260101-20260630';
+
+describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromium on %s', (kind) => {
+  let t: TestApp;
+  let account: TestAccount;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  const shot = (name: string) => screenshots(page, `${kind}-${name}`);
+
+  /** The figure a report table shows in `column` of the row whose first cell is `row`. */
+  const cell = (panel: string, row: string, column: string) =>
+    page
+      .locator(`[data-panel="${panel}"] tr`, { has: page.locator(`td:first-child`, { hasText: row }) })
+      .locator(`td[data-column="${column}"]`)
+      .getAttribute('data-value');
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    t = await createTestApp(kind);
+    account = await t.newAccount('Report pages account');
+    await seedWebFixture(t, account);
+    const owner = await setUpOwner(t, account.id);
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const [name, value] = owner.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('shows each cohort’s retention as the API gives it, for MRR and for customers', async () => {
+    await page.goto(`${base}/#/cohorts?${RANGE}`);
+    const api = await t.read(account.adminKey, `/reports/cohort?date=${DATE}&interval=month`);
+    const february = api.result.list.find((cohort: { label: string }) => cohort.label === '2026-02');
+    // Beta, the February cohort, pays 50 in February, March and April and nothing from May.
+    expect(february.initial_mrr).toBe(5000);
+    expect(february.periods.map((period: { mrr_retention: number }) => period.mrr_retention)).toEqual([
+      100, 100, 100, 0, 0,
+    ]);
+    await expect.poll(() => cell('cohorts-mrr', '2026-02', 'initial_mrr')).toBe('5000');
+    await expect.poll(() => cell('cohorts-mrr', '2026-02', 'period_2')).toBe('100');
+    await expect.poll(() => cell('cohorts-mrr', '2026-02', 'period_3')).toBe('0');
+    await page.locator('.chart canvas').first().waitFor();
+    await shot('cohorts');
+
+    await page.locator('select[name="metric"]').selectOption('customers');
+    await expect.poll(() => page.url()).toContain('metric=customers');
+    const average = api.result.list.at(-1).periods[1].customer_retention as number;
+    await expect.poll(() => cell('cohorts-customers', 'Average', 'period_1')).toBe(String(average));
+    // Keeping the metric when the period changes.
+    await page.locator('select[name="interval"]').selectOption('quarter');
+    await expect
+      .poll(() => page.url())
+      .toMatch(/interval=quarter.*metric=customers|metric=customers.*interval=quarter/);
+  });
+});
