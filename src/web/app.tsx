@@ -6,6 +6,7 @@ import { Customer } from './pages/customer.js';
 import { Cohorts } from './pages/cohorts.js';
 import { Customers } from './pages/customers.js';
 import { Movements } from './pages/movements.js';
+import { Retention } from './pages/retention.js';
 import { Dashboard } from './pages/dashboard.js';
 import { SetPassword } from './pages/set-password.js';
 import { SignIn } from './pages/sign-in.js';
@@ -19,6 +20,7 @@ const NAV = [
   ['/movements', 'Movements'],
   ['/customers', 'Customers'],
   ['/cohorts', 'Cohorts'],
+  ['/retention', 'Retention'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -33,6 +35,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <Movements route={route} />;
     case '/cohorts':
       return <Cohorts route={route} />;
+    case '/retention':
+      return <Retention route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

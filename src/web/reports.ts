@@ -20,7 +20,13 @@ export interface MrrReport {
 
 export interface RetentionRow {
   date: string;
+  nrr: number | null;
+  grr: number | null;
   customer_churn_rate: number | null;
+  mrr_churn_rate: number | null;
+  net_mrr_churn_rate: number | null;
+  arpa: number | null;
+  ltv: number | null;
 }
 
 export interface RetentionReport {

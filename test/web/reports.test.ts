@@ -67,4 +67,19 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
       .poll(() => page.url())
       .toMatch(/interval=quarter.*metric=customers|metric=customers.*interval=quarter/);
   });
+
+  it('shows NRR, GRR and churn rates by period as the API gives them', async () => {
+    await page.goto(`${base}/#/retention?${RANGE}`);
+    const api = await t.read(account.adminKey, `/reports/retention?date=${DATE}&interval=month`);
+    const may = api.result.find((row: { date: string }) => row.date === '2026-05-31');
+    // April ends with Alpha and Beta at 50 each; in May Beta churns: half the MRR is kept.
+    expect(may).toMatchObject({ nrr: 50, grr: 50 });
+    await expect.poll(() => cell('retention', '2026-05-31', 'nrr')).toBe('50');
+    await expect
+      .poll(() => cell('retention', '2026-05-31', 'customer_churn_rate'))
+      .toBe(String(may.customer_churn_rate));
+    await expect.poll(() => page.locator('.chart').count()).toBe(2);
+    await page.locator('.chart canvas').first().waitFor();
+    await shot('retention');
+  });
 });
