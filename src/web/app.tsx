@@ -5,6 +5,7 @@ import { ApiKeys } from './pages/api-keys.js';
 import { Customer } from './pages/customer.js';
 import { Cohorts } from './pages/cohorts.js';
 import { Customers } from './pages/customers.js';
+import { Leads } from './pages/leads.js';
 import { Movements } from './pages/movements.js';
 import { Retention } from './pages/retention.js';
 import { Dashboard } from './pages/dashboard.js';
@@ -21,6 +22,7 @@ const NAV = [
   ['/customers', 'Customers'],
   ['/cohorts', 'Cohorts'],
   ['/retention', 'Retention'],
+  ['/leads', 'Leads'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -37,6 +39,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <Cohorts route={route} />;
     case '/retention':
       return <Retention route={route} />;
+    case '/leads':
+      return <Leads route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

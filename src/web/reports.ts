@@ -56,3 +56,24 @@ export interface CohortReport {
   currency: string;
   result: { list: Cohort[] };
 }
+
+/** A period of `/reports/leads`; rates in percent, null with nothing to divide by. */
+export interface LeadsRow {
+  date: string;
+  leads: number;
+  trials: number;
+  leads_converted: number;
+  trials_converted: number;
+  lead_to_trial_rate: number | null;
+  trial_to_paid_rate: number | null;
+  lead_to_paid_rate: number | null;
+  lead_to_paid_days: number | null;
+  trial_to_paid_days: number | null;
+}
+
+export interface LeadsReport {
+  currency: string;
+  result: LeadsRow[];
+}
+
+export type LeadsSummary = { currency: string; summary: Record<string, number | null> };

@@ -82,4 +82,24 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await page.locator('.chart canvas').first().waitFor();
     await shot('retention');
   });
+
+  it('shows leads, trials and conversions as the API gives them', async () => {
+    await page.goto(`${base}/#/leads?${RANGE}`);
+    const api = await t.read(account.adminKey, `/reports/leads?date=${DATE}&interval=month`);
+    const summary = await t.read(account.adminKey, `/reports/leads-summary?date=${DATE}&interval=month`);
+    const february = api.result.find((row: { date: string }) => row.date === '2026-02-01');
+    // Beta became a lead on February 1 and paid the same day.
+    expect(february).toMatchObject({ leads: 1, leads_converted: 1 });
+    await expect.poll(() => cell('leads', '2026-02-01', 'leads')).toBe('1');
+    await expect
+      .poll(() => cell('leads', '2026-02-01', 'lead_to_paid_rate'))
+      .toBe(String(february.lead_to_paid_rate));
+    // Alpha, Beta and Gamma became leads in the 365 days to June 30.
+    expect(summary.summary.leads_365).toBe(3);
+    await expect
+      .poll(() => page.locator('.card[data-metric="leads-365"]').getAttribute('data-value'))
+      .toBe('3');
+    await page.locator('.chart canvas').first().waitFor();
+    await shot('leads');
+  });
 });

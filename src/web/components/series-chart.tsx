@@ -15,8 +15,10 @@ export function SeriesChart(props: {
   series: Series[];
   format: (value: number) => string;
   label: string;
+  /** Counts: the axis shows no fractions. */
+  whole?: boolean;
 }) {
-  const { dates, series, format } = props;
+  const { dates, series, format, whole } = props;
   const option = useMemo<EChartsCoreOption>(
     () => ({
       animationDuration: 300,
@@ -27,7 +29,7 @@ export function SeriesChart(props: {
       legend: { type: 'scroll', bottom: 0 },
       grid: { left: 72, right: 16, top: 16, bottom: 48 },
       xAxis: { type: 'category', data: dates },
-      yAxis: { type: 'value', axisLabel: { formatter: format } },
+      yAxis: { type: 'value', axisLabel: { formatter: format }, minInterval: whole ? 1 : 0 },
       series: series.map((item) => ({
         name: item.name,
         type: item.type,
@@ -36,7 +38,7 @@ export function SeriesChart(props: {
         itemStyle: { color: item.colour },
       })),
     }),
-    [dates, series, format],
+    [dates, series, format, whole],
   );
   return <EChart option={option} label={props.label} />;
 }

@@ -1,7 +1,7 @@
 import { count, money, percent, relativeChange, signed } from '../format.js';
 import type { MrrRow, RetentionRow } from '../reports.js';
 
-interface Card {
+export interface Card {
   metric: string;
   label: string;
   value: number | null;
