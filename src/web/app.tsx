@@ -3,6 +3,7 @@ import { onSessionEnded } from './api.js';
 import { Account } from './pages/account.js';
 import { ApiKeys } from './pages/api-keys.js';
 import { Customer } from './pages/customer.js';
+import { Cashflow } from './pages/cashflow.js';
 import { Cohorts } from './pages/cohorts.js';
 import { Customers } from './pages/customers.js';
 import { Leads } from './pages/leads.js';
@@ -23,6 +24,7 @@ const NAV = [
   ['/cohorts', 'Cohorts'],
   ['/retention', 'Retention'],
   ['/leads', 'Leads'],
+  ['/cashflow', 'Cashflow'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -41,6 +43,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <Retention route={route} />;
     case '/leads':
       return <Leads route={route} />;
+    case '/cashflow':
+      return <Cashflow route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

@@ -77,3 +77,47 @@ export interface LeadsReport {
 }
 
 export type LeadsSummary = { currency: string; summary: Record<string, number | null> };
+
+/** A period of `/reports/transactions`: money in cents of the base currency. */
+export interface TransactionsRow {
+  date: string;
+  payments: number;
+  refund: number;
+  net_amount: number;
+  payment_count: number;
+  refund_count: number;
+}
+
+export interface FailedPaymentsRow {
+  date: string;
+  failed_amount: number;
+  recovered: number;
+  still_unpaid: number;
+  churned: number;
+  failed_invoices: number;
+}
+
+export interface RefundsRow {
+  date: string;
+  refund_amount: number;
+  refund_count: number;
+  customers_refunded: number;
+}
+
+export interface FailureRateRow {
+  date: string;
+  attempted_invoices: number;
+  failed_invoices: number;
+  failure_rate: number | null;
+}
+
+export interface Series<Row> {
+  currency: string;
+  result: Row[];
+}
+
+/** `/reports/cashflow-outstanding-unpaid`: `outstanding_<age>` cents and `invoices_<age>` counts. */
+export interface OutstandingReport {
+  currency: string;
+  summary: Record<string, number>;
+}

@@ -7,18 +7,38 @@ const line = (amount: number, period_start: string, period_end: string) => ({
   period_end,
 });
 
-/** Monthly invoices from `from` (a month number of 2026) to November, at `amount` cents a month. */
+const transaction = (id: string, date: string, amount: number, type = 'payment', result = 'successful') => ({
+  id,
+  date: `${date}T10:00:00Z`,
+  type,
+  result,
+  amount,
+  payment_method: 'card',
+});
+
+/** Besides the payment of each invoice on its day: Alpha's March card fails once, Gamma gets 20 back in June. */
+const EXTRA: Record<string, ReturnType<typeof transaction>[]> = {
+  'alpha-3': [transaction('alpha-3-failed', '2026-03-01', 5000, 'payment', 'failed')],
+  'gamma-6': [transaction('gamma-6-refund', '2026-06-10', 2000, 'refund')],
+};
+
+/**
+ * Monthly invoices from `from` (a month number of 2026) to November, at `amount` cents a month,
+ * each paid on its day.
+ */
 function monthly(customer: string, amount: number, from: number, to = 11) {
   return Array.from({ length: to - from + 1 }, (_, index) => {
     const month = from + index;
+    const id = `${customer}-${month}`;
     const start = `2026-${String(month).padStart(2, '0')}-01`;
     const end = month === 12 ? '2027-01-01' : `2026-${String(month + 1).padStart(2, '0')}-01`;
     return {
-      id: `${customer}-${month}`,
+      id,
       customer_id: customer,
       currency: 'usd',
       date: start,
       lines: [line(amount, start, end)],
+      transactions: [...(EXTRA[id] ?? []), transaction(`${id}-paid`, start, amount)],
     };
   });
 }

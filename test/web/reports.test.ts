@@ -102,4 +102,28 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await page.locator('.chart canvas').first().waitFor();
     await shot('leads');
   });
+
+  it('shows net cash, failed payments, refunds and failure rate as the API gives them', async () => {
+    await page.goto(`${base}/#/cashflow?${RANGE}`);
+    const api = await t.read(account.adminKey, `/reports/transactions?date=${DATE}&interval=month`);
+    const june = api.result.find((row: { date: string }) => row.date === '2026-06-01');
+    // Alpha pays 50 and Gamma 100 in June; Gamma gets 20 back.
+    expect(june).toMatchObject({ payments: 15000, refund: 2000, net_amount: 13000 });
+    await expect.poll(() => cell('net-cash', '2026-06-01', 'net_amount')).toBe('13000');
+    const rates = await t.read(
+      account.adminKey,
+      `/reports/cashflow-failure-rate?date=${DATE}&interval=month`,
+    );
+    // Alpha's March card failed once, then paid: one failed invoice of the two charged.
+    expect(rates.result.find((row: { date: string }) => row.date === '2026-03-01')).toMatchObject({
+      attempted_invoices: 2,
+      failed_invoices: 1,
+    });
+    await expect
+      .poll(() => page.locator('[data-panel="outstanding"] .empty').textContent())
+      .toBe('No invoice is past its due date.');
+    await expect.poll(() => page.locator('.chart').count()).toBe(4);
+    await page.locator('.chart canvas').first().waitFor();
+    await shot('cashflow');
+  });
 });
