@@ -1,8 +1,8 @@
 import { api } from '../api.js';
+import { type Field, PeriodPanel } from '../components/period-panel.js';
 import { type ReportParams, ReportPage } from '../components/report-page.js';
 import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { SeriesChart } from '../components/series-chart.js';
-import { count, money, percent } from '../format.js';
+import { count, money } from '../format.js';
 import type {
   FailedPaymentsRow,
   FailureRateRow,
@@ -12,6 +12,34 @@ import type {
   TransactionsRow,
 } from '../reports.js';
 import type { Route } from '../route.js';
+
+const NET_CASH: Field<TransactionsRow>[] = [
+  { key: 'payments', label: 'Payments', kind: 'money', chart: { type: 'bar', colour: '#2f9e44' } },
+  { key: 'refund', label: 'Refunds', kind: 'money', chart: { type: 'bar', colour: '#f59f00' } },
+  { key: 'net_amount', label: 'Net cash', kind: 'money', chart: { type: 'line', colour: '#3b5bdb' } },
+  { key: 'payment_count', label: 'Payments made', kind: 'count' },
+  { key: 'refund_count', label: 'Refunds made', kind: 'count' },
+];
+
+const FAILED: Field<FailedPaymentsRow>[] = [
+  { key: 'failed_amount', label: 'Failed', kind: 'money' },
+  { key: 'recovered', label: 'Recovered', kind: 'money', chart: { type: 'bar', colour: '#2f9e44' } },
+  { key: 'still_unpaid', label: 'Still unpaid', kind: 'money', chart: { type: 'bar', colour: '#f59f00' } },
+  { key: 'churned', label: 'Churned', kind: 'money', chart: { type: 'bar', colour: '#e03131' } },
+  { key: 'failed_invoices', label: 'Failed invoices', kind: 'count' },
+];
+
+const FAILURE_RATE: Field<FailureRateRow>[] = [
+  { key: 'failure_rate', label: 'Failure rate', kind: 'percent', chart: { type: 'line', colour: '#e03131' } },
+  { key: 'attempted_invoices', label: 'Invoices charged', kind: 'count' },
+  { key: 'failed_invoices', label: 'Invoices failed', kind: 'count' },
+];
+
+const REFUNDS: Field<RefundsRow>[] = [
+  { key: 'refund_amount', label: 'Refunded', kind: 'money', chart: { type: 'bar', colour: '#f59f00' } },
+  { key: 'refund_count', label: 'Refunds', kind: 'count' },
+  { key: 'customers_refunded', label: 'Customers refunded', kind: 'count' },
+];
 
 /** The ages `/reports/cashflow-outstanding-unpaid` sums, at least this many days past due. */
 const AGES = [
@@ -28,35 +56,48 @@ interface Outstanding {
   invoices: number;
 }
 
-type Cell = string | number | null;
-
-function columns<Row extends { date: string }>(
-  fields: [keyof Row & string, string, 'money' | 'count' | 'percent'][],
-  currency: string,
-): Column<Row>[] {
-  const formats = {
-    money: (value: Cell) => money(value as number | null, currency),
-    count: (value: Cell) => count(value as number | null),
-    percent: (value: Cell) => percent(value as number | null),
-  };
-  return [
-    { key: 'date', label: 'Period', value: (row) => row.date },
-    ...fields.map(([field, label, kind]) => ({
-      key: field,
-      label,
-      value: (row: Row) => row[field] as Cell,
-      format: formats[kind],
+function OutstandingPanel({ report }: { report: OutstandingReport }) {
+  const rows: Outstanding[] = AGES.map(([age, label]) => ({
+    age: label,
+    amount: report.summary[`outstanding_${age}`] ?? 0,
+    invoices: report.summary[`invoices_${age}`] ?? 0,
+  }));
+  const columns: Column<Outstanding>[] = [
+    { key: 'age', label: 'Past due', value: (row) => row.age },
+    {
+      key: 'invoices',
+      label: 'Invoices',
+      value: (row) => row.invoices,
+      format: (value) => count(value as number),
       numeric: true,
-    })),
+    },
+    {
+      key: 'amount',
+      label: 'Owed',
+      value: (row) => row.amount,
+      format: (value) => money(value as number, report.currency),
+      numeric: true,
+    },
   ];
+  return (
+    <ReportPanel
+      title="Outstanding invoices, today"
+      filename="outstanding.csv"
+      columns={columns}
+      rows={rows}
+      empty={rows[0]!.invoices === 0 && 'No invoice is past its due date.'}
+    >
+      <ReportTable columns={columns} rows={rows} />
+    </ReportPanel>
+  );
 }
 
 function load(params: ReportParams) {
   return Promise.all([
     api.get<Series<TransactionsRow>>('/reports/transactions', params),
     api.get<Series<FailedPaymentsRow>>('/reports/cashflow-failed-payments', params),
-    api.get<Series<RefundsRow>>('/reports/cashflow-refunds', params),
     api.get<Series<FailureRateRow>>('/reports/cashflow-failure-rate', params),
+    api.get<Series<RefundsRow>>('/reports/cashflow-refunds', params),
     // Outstanding is as of today: it takes no range.
     api.get<OutstandingReport>('/reports/cashflow-outstanding-unpaid', { baseCurrency: params.baseCurrency }),
   ]);
@@ -66,199 +107,52 @@ function load(params: ReportParams) {
 export function Cashflow({ route }: { route: Route }) {
   return (
     <ReportPage title="Cashflow" route={route} what="cashflow figures" load={load}>
-      {([transactions, failed, refunds, failureRate, outstanding]) => {
-        const currency = transactions.currency;
-        const amount = (value: number) => money(value, currency);
-        const dates = transactions.result.map((row) => row.date);
-        const net = columns<TransactionsRow>(
-          [
-            ['payments', 'Payments', 'money'],
-            ['refund', 'Refunds', 'money'],
-            ['net_amount', 'Net cash', 'money'],
-            ['payment_count', 'Payments made', 'count'],
-            ['refund_count', 'Refunds made', 'count'],
-          ],
-          currency,
-        );
-        const failedColumns = columns<FailedPaymentsRow>(
-          [
-            ['failed_amount', 'Failed', 'money'],
-            ['recovered', 'Recovered', 'money'],
-            ['still_unpaid', 'Still unpaid', 'money'],
-            ['churned', 'Churned', 'money'],
-            ['failed_invoices', 'Failed invoices', 'count'],
-          ],
-          currency,
-        );
-        const refundColumns = columns<RefundsRow>(
-          [
-            ['refund_amount', 'Refunded', 'money'],
-            ['refund_count', 'Refunds', 'count'],
-            ['customers_refunded', 'Customers refunded', 'count'],
-          ],
-          currency,
-        );
-        const rateColumns = columns<FailureRateRow>(
-          [
-            ['attempted_invoices', 'Invoices attempted', 'count'],
-            ['failed_invoices', 'Invoices failed', 'count'],
-            ['failure_rate', 'Failure rate', 'percent'],
-          ],
-          currency,
-        );
-        const ages: Outstanding[] = AGES.map(([age, label]) => ({
-          age: label,
-          amount: outstanding.summary[`outstanding_${age}`] ?? 0,
-          invoices: outstanding.summary[`invoices_${age}`] ?? 0,
-        }));
-        const ageColumns: Column<Outstanding>[] = [
-          { key: 'age', label: 'Past due', value: (row) => row.age },
-          {
-            key: 'invoices',
-            label: 'Invoices',
-            value: (row) => row.invoices,
-            format: (v) => count(v as number),
-            numeric: true,
-          },
-          {
-            key: 'amount',
-            label: 'Owed',
-            value: (row) => row.amount,
-            format: (v) => money(v as number, currency),
-            numeric: true,
-          },
-        ];
-        const noPayments = transactions.result.every(
-          (row) => row.payment_count === 0 && row.refund_count === 0,
-        );
-        return (
-          <>
-            <ReportPanel
-              title={`Net cash (${currency.toUpperCase()})`}
-              filename="net-cash.csv"
-              columns={net}
-              rows={transactions.result}
-              empty={noPayments && 'No payment or refund in this period.'}
-            >
-              <SeriesChart
-                dates={dates}
-                series={[
-                  {
-                    name: 'Payments',
-                    type: 'bar',
-                    colour: '#2f9e44',
-                    values: transactions.result.map((row) => row.payments),
-                  },
-                  {
-                    name: 'Refunds',
-                    type: 'bar',
-                    colour: '#f59f00',
-                    values: transactions.result.map((row) => -row.refund),
-                  },
-                  {
-                    name: 'Net cash',
-                    type: 'line',
-                    colour: '#3b5bdb',
-                    values: transactions.result.map((row) => row.net_amount),
-                  },
-                ]}
-                format={amount}
-                label="Payments, refunds and net cash by period"
-              />
-              <ReportTable columns={net} rows={transactions.result} />
-            </ReportPanel>
-            <ReportPanel
-              title="Failed payments"
-              filename="failed-payments.csv"
-              columns={failedColumns}
-              rows={failed.result}
-              empty={
-                failed.result.every((row) => row.failed_invoices === 0) && 'No payment failed in this period.'
-              }
-            >
-              <SeriesChart
-                dates={failed.result.map((row) => row.date)}
-                series={[
-                  {
-                    name: 'Recovered',
-                    type: 'bar',
-                    colour: '#2f9e44',
-                    values: failed.result.map((row) => row.recovered),
-                  },
-                  {
-                    name: 'Still unpaid',
-                    type: 'bar',
-                    colour: '#f59f00',
-                    values: failed.result.map((row) => row.still_unpaid),
-                  },
-                  {
-                    name: 'Churned',
-                    type: 'bar',
-                    colour: '#e03131',
-                    values: failed.result.map((row) => row.churned),
-                  },
-                ]}
-                format={amount}
-                label="Failed payments by what became of them, by period"
-              />
-            </ReportPanel>
-            <ReportPanel
-              title="Payment failure rate"
-              filename="failure-rate.csv"
-              columns={rateColumns}
-              rows={failureRate.result}
-              empty={
-                failureRate.result.every((row) => row.attempted_invoices === 0) &&
-                'No invoice was charged in this period.'
-              }
-            >
-              <SeriesChart
-                dates={failureRate.result.map((row) => row.date)}
-                series={[
-                  {
-                    name: 'Failure rate',
-                    type: 'line',
-                    colour: '#e03131',
-                    values: failureRate.result.map((row) => row.failure_rate),
-                  },
-                ]}
-                format={(value) => `${value}%`}
-                label="Share of charged invoices whose payment failed, by period"
-              />
-            </ReportPanel>
-            <ReportPanel
-              title="Refunds"
-              filename="refunds.csv"
-              columns={refundColumns}
-              rows={refunds.result}
-              empty={refunds.result.every((row) => row.refund_count === 0) && 'No refund in this period.'}
-            >
-              <SeriesChart
-                dates={refunds.result.map((row) => row.date)}
-                series={[
-                  {
-                    name: 'Refunded',
-                    type: 'bar',
-                    colour: '#f59f00',
-                    values: refunds.result.map((row) => row.refund_amount),
-                  },
-                ]}
-                format={amount}
-                label="Refunds by period"
-              />
-            </ReportPanel>
-            <ReportPanel
-              title="Outstanding invoices, today"
-              filename="outstanding.csv"
-              columns={ageColumns}
-              rows={ages}
-              empty={ages[0]!.invoices === 0 && 'No invoice is past its due date.'}
-            >
-              <ReportTable columns={ageColumns} rows={ages} />
-            </ReportPanel>
-          </>
-        );
-      }}
+      {([transactions, failed, failureRate, refunds, outstanding]) => (
+        <>
+          <PeriodPanel
+            title={`Net cash (${transactions.currency.toUpperCase()})`}
+            filename="net-cash.csv"
+            currency={transactions.currency}
+            rows={transactions.result}
+            fields={NET_CASH}
+            empty={
+              transactions.result.every((row) => row.payment_count === 0 && row.refund_count === 0) &&
+              'No payment or refund in this period.'
+            }
+            table
+          />
+          <PeriodPanel
+            title="Failed payments"
+            filename="failed-payments.csv"
+            currency={failed.currency}
+            rows={failed.result}
+            fields={FAILED}
+            empty={
+              failed.result.every((row) => row.failed_invoices === 0) && 'No payment failed in this period.'
+            }
+          />
+          <PeriodPanel
+            title="Payment failure rate"
+            filename="failure-rate.csv"
+            currency={failureRate.currency}
+            rows={failureRate.result}
+            fields={FAILURE_RATE}
+            empty={
+              failureRate.result.every((row) => row.attempted_invoices === 0) &&
+              'No invoice was charged in this period.'
+            }
+          />
+          <PeriodPanel
+            title="Refunds"
+            filename="refunds.csv"
+            currency={refunds.currency}
+            rows={refunds.result}
+            fields={REFUNDS}
+            empty={refunds.result.every((row) => row.refund_count === 0) && 'No refund in this period.'}
+          />
+          <OutstandingPanel report={outstanding} />
+        </>
+      )}
     </ReportPage>
   );
 }

@@ -1,55 +1,36 @@
 import { api } from '../api.js';
 import { ReportPage } from '../components/report-page.js';
-import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { SeriesChart } from '../components/series-chart.js';
+import { type Field, PeriodPanel } from '../components/period-panel.js';
 import { type Card, SummaryCards } from '../components/summary-cards.js';
-import { count, percent, signed } from '../format.js';
+import { count, signed } from '../format.js';
 import type { LeadsReport, LeadsRow, LeadsSummary } from '../reports.js';
 import type { Route } from '../route.js';
 
-const COUNTS = [
-  ['leads', 'Leads', '#91a7ff'],
-  ['trials', 'Trials', '#3b5bdb'],
-  ['leads_converted', 'Leads converted', '#74b816'],
-  ['trials_converted', 'Trials converted', '#2f9e44'],
-] as const;
+const COUNTS: Field<LeadsRow>[] = [
+  { key: 'leads', label: 'Leads', kind: 'count', chart: { type: 'bar', colour: '#91a7ff' } },
+  { key: 'trials', label: 'Trials', kind: 'count', chart: { type: 'bar', colour: '#3b5bdb' } },
+  {
+    key: 'leads_converted',
+    label: 'Leads converted',
+    kind: 'count',
+    chart: { type: 'bar', colour: '#74b816' },
+  },
+  {
+    key: 'trials_converted',
+    label: 'Trials converted',
+    kind: 'count',
+    chart: { type: 'bar', colour: '#2f9e44' },
+  },
+];
 
-const RATES = [
-  ['lead_to_trial_rate', 'Lead to trial'],
-  ['trial_to_paid_rate', 'Trial to paid'],
-  ['lead_to_paid_rate', 'Lead to paid'],
-] as const;
-
-const DAYS = [
-  ['lead_to_paid_days', 'Days lead to paid'],
-  ['trial_to_paid_days', 'Days trial to paid'],
-] as const;
-
-const number = (value: string | number | null) => count(value as number | null);
-
-const COLUMNS: Column<LeadsRow>[] = [
-  { key: 'date', label: 'Period', value: (row) => row.date },
-  ...COUNTS.map(([field, label]) => ({
-    key: field,
-    label,
-    value: (row: LeadsRow) => row[field],
-    format: number,
-    numeric: true,
-  })),
-  ...RATES.map(([field, label]) => ({
-    key: field,
-    label,
-    value: (row: LeadsRow) => row[field],
-    format: (value: string | number | null) => percent(value as number | null),
-    numeric: true,
-  })),
-  ...DAYS.map(([field, label]) => ({
-    key: field,
-    label,
-    value: (row: LeadsRow) => row[field],
-    format: number,
-    numeric: true,
-  })),
+// The table: every figure, none drawn.
+const ALL: Field<LeadsRow>[] = [
+  ...COUNTS.map(({ chart: _chart, ...field }) => field),
+  { key: 'lead_to_trial_rate', label: 'Lead to trial', kind: 'percent' },
+  { key: 'trial_to_paid_rate', label: 'Trial to paid', kind: 'percent' },
+  { key: 'lead_to_paid_rate', label: 'Lead to paid', kind: 'percent' },
+  { key: 'lead_to_paid_days', label: 'Days lead to paid', kind: 'count' },
+  { key: 'trial_to_paid_days', label: 'Days trial to paid', kind: 'count' },
 ];
 
 const WINDOWS = [30, 365] as const;
@@ -94,31 +75,23 @@ export function Leads({ route }: { route: Route }) {
         return (
           <>
             <SummaryCards cards={summaryCards(summary.summary)} interval="window" />
-            <ReportPanel
-              title="Funnel by period"
+            <PeriodPanel
+              title="Funnel"
               filename="leads-funnel.csv"
-              columns={COLUMNS.filter((column) =>
-                ['date', ...COUNTS.map(([key]) => key)].includes(column.key),
-              )}
+              currency={leads.currency}
               rows={rows}
+              fields={COUNTS}
               empty={empty}
-            >
-              <SeriesChart
-                dates={rows.map((row) => row.date)}
-                series={COUNTS.map(([field, name, colour]) => ({
-                  name,
-                  colour,
-                  type: 'bar',
-                  values: rows.map((row) => row[field]),
-                }))}
-                format={(value) => count(value)}
-                whole
-                label="Leads, trials and conversions by period"
-              />
-            </ReportPanel>
-            <ReportPanel title="Conversion" filename="leads.csv" columns={COLUMNS} rows={rows} empty={empty}>
-              <ReportTable columns={COLUMNS} rows={rows} />
-            </ReportPanel>
+            />
+            <PeriodPanel
+              title="Conversion"
+              filename="leads.csv"
+              currency={leads.currency}
+              rows={rows}
+              fields={ALL}
+              empty={empty}
+              table
+            />
           </>
         );
       }}

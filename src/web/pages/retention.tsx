@@ -1,42 +1,38 @@
 import { api } from '../api.js';
+import { type Field, PeriodPanel } from '../components/period-panel.js';
 import { ReportPage } from '../components/report-page.js';
-import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { SeriesChart } from '../components/series-chart.js';
-import { money, percent } from '../format.js';
 import type { RetentionReport, RetentionRow } from '../reports.js';
 import type { Route } from '../route.js';
 
-const RATES = [
-  ['nrr', 'NRR', '#3b5bdb'],
-  ['grr', 'GRR', '#2f9e44'],
-  ['customer_churn_rate', 'Customer churn', '#e03131'],
-  ['mrr_churn_rate', 'MRR churn', '#f59f00'],
-  ['net_mrr_churn_rate', 'Net MRR churn', '#ae3ec9'],
-] as const;
+const REVENUE: Field<RetentionRow>[] = [
+  { key: 'nrr', label: 'NRR', kind: 'percent', chart: { type: 'line', colour: '#3b5bdb' } },
+  { key: 'grr', label: 'GRR', kind: 'percent', chart: { type: 'line', colour: '#2f9e44' } },
+];
 
-function columns(currency: string): Column<RetentionRow>[] {
-  const amount = (value: string | number | null) => money(value as number | null, currency);
-  return [
-    { key: 'date', label: 'Period end', value: (row) => row.date },
-    ...RATES.map(([field, label]) => ({
-      key: field,
-      label,
-      value: (row: RetentionRow) => row[field],
-      format: (value: string | number | null) => percent(value as number | null),
-      numeric: true,
-    })),
-    { key: 'arpa', label: 'ARPA', value: (row) => row.arpa, format: amount, numeric: true },
-    { key: 'ltv', label: 'LTV', value: (row) => row.ltv, format: amount, numeric: true },
-  ];
-}
+const CHURN: Field<RetentionRow>[] = [
+  {
+    key: 'customer_churn_rate',
+    label: 'Customer churn',
+    kind: 'percent',
+    chart: { type: 'line', colour: '#e03131' },
+  },
+  { key: 'mrr_churn_rate', label: 'MRR churn', kind: 'percent', chart: { type: 'line', colour: '#f59f00' } },
+  {
+    key: 'net_mrr_churn_rate',
+    label: 'Net MRR churn',
+    kind: 'percent',
+    chart: { type: 'line', colour: '#ae3ec9' },
+  },
+];
 
-/** A chart's CSV holds the columns it draws. */
-const only = <Row,>(table: Column<Row>[], keys: string[]) =>
-  table.filter((column) => keys.includes(column.key));
+// The table: every figure, none drawn.
+const ALL: Field<RetentionRow>[] = [
+  ...[...REVENUE, ...CHURN].map(({ chart: _chart, ...field }) => field),
+  { key: 'arpa', label: 'ARPA', kind: 'money' },
+  { key: 'ltv', label: 'LTV', kind: 'money' },
+];
 
-const asPercent = (value: number) => `${value}%`;
-
-/** NRR and GRR, and the churn rates, period by period; LTV and ARPA in the table below. */
+/** NRR and GRR, and the churn rates, period by period; ARPA and LTV in the table below. */
 export function Retention({ route }: { route: Route }) {
   return (
     <ReportPage
@@ -47,57 +43,26 @@ export function Retention({ route }: { route: Route }) {
     >
       {(report) => {
         const rows = report.result;
-        const table = columns(report.currency);
-        const dates = rows.map((row) => row.date);
-        const series = (fields: readonly (typeof RATES)[number][]) =>
-          fields.map(([field, name, colour]) => ({
-            name,
-            colour,
-            type: 'line' as const,
-            values: rows.map((row) => row[field]),
-          }));
         const empty =
           rows.every((row) => row.nrr === null) &&
           'No customer paid at the start of any period of this range, so there is nothing to retain yet.';
+        const panel = { currency: report.currency, rows, empty };
         return (
           <>
-            <ReportPanel
+            <PeriodPanel
+              {...panel}
               title="Revenue retention"
               filename="revenue-retention.csv"
-              columns={only(table, ['date', 'nrr', 'grr'])}
-              rows={rows}
-              empty={empty}
-            >
-              <SeriesChart
-                dates={dates}
-                series={series(RATES.slice(0, 2))}
-                format={asPercent}
-                label="NRR and GRR by period"
-              />
-            </ReportPanel>
-            <ReportPanel
-              title="Churn rates"
-              filename="churn-rates.csv"
-              columns={table}
-              rows={rows}
-              empty={empty}
-            >
-              <SeriesChart
-                dates={dates}
-                series={series(RATES.slice(2))}
-                format={asPercent}
-                label="Churn rates by period"
-              />
-            </ReportPanel>
-            <ReportPanel
+              fields={REVENUE}
+            />
+            <PeriodPanel {...panel} title="Churn rates" filename="churn-rates.csv" fields={CHURN} />
+            <PeriodPanel
+              {...panel}
               title={`Retention, ARPA and LTV (${report.currency.toUpperCase()})`}
               filename="retention.csv"
-              columns={table}
-              rows={rows}
-              empty={empty}
-            >
-              <ReportTable columns={table} rows={rows} />
-            </ReportPanel>
+              fields={ALL}
+              table
+            />
           </>
         );
       }}
