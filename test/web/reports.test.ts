@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
@@ -81,6 +82,25 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await expect.poll(() => page.locator('.chart').count()).toBe(2);
     await page.locator('.chart canvas').first().waitFor();
     await shot('retention');
+
+    // The table's CSV holds the API's figures as it answers them.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-panel="retention"] button', { hasText: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('retention.csv');
+    const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(csv[0]).toBe('date,nrr,grr,customer_churn_rate,mrr_churn_rate,net_mrr_churn_rate,arpa,ltv');
+    const fields = [
+      'nrr',
+      'grr',
+      'customer_churn_rate',
+      'mrr_churn_rate',
+      'net_mrr_churn_rate',
+      'arpa',
+      'ltv',
+    ];
+    expect(csv).toContain(['2026-05-31', ...fields.map((field) => may[field] ?? '')].join(','));
   });
 
   it('shows leads, trials and conversions as the API gives them', async () => {
