@@ -5,6 +5,7 @@ import { ApiKeys } from './pages/api-keys.js';
 import { Customer } from './pages/customer.js';
 import { Cashflow } from './pages/cashflow.js';
 import { Cohorts } from './pages/cohorts.js';
+import { Countries } from './pages/countries.js';
 import { Customers } from './pages/customers.js';
 import { Leads } from './pages/leads.js';
 import { Movements } from './pages/movements.js';
@@ -25,6 +26,7 @@ const NAV = [
   ['/retention', 'Retention'],
   ['/leads', 'Leads'],
   ['/cashflow', 'Cashflow'],
+  ['/countries', 'Countries'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -45,6 +47,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <Leads route={route} />;
     case '/cashflow':
       return <Cashflow route={route} />;
+    case '/countries':
+      return <Countries route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

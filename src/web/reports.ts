@@ -121,3 +121,21 @@ export interface OutstandingReport {
   currency: string;
   summary: Record<string, number>;
 }
+
+/** A country's figures in `/reports/map`: MRR and subscribers on the range's last day, the rest over it. */
+export interface CountryFigures {
+  current_mrr: number;
+  subscribers: number;
+  arpa: number | null;
+  customer_churn_rate: number | null;
+  ltv: number | null;
+  leads: number;
+  new_trials: number;
+  payment_failure_rate: number | null;
+  mrr_percent: number | null;
+}
+
+export interface MapReport {
+  currency: string;
+  result: { list: Record<string, CountryFigures>; unknown: CountryFigures | null };
+}

@@ -146,4 +146,23 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await page.locator('.chart canvas').first().waitFor();
     await shot('cashflow');
   });
+
+  it('shows the figures by country as the API gives them', async () => {
+    await page.goto(`${base}/#/countries?${RANGE}`);
+    const api = await t.read(account.adminKey, `/reports/map?date=${DATE}&interval=month`);
+    // On June 30 Alpha (US) pays 50 and Gamma (FR) 100; Beta (DE) has churned.
+    expect(api.result.list.us.current_mrr).toBe(5000);
+    expect(api.result.list.fr.current_mrr).toBe(10000);
+    await expect.poll(() => cell('countries', 'United States', 'current_mrr')).toBe('5000');
+    await expect
+      .poll(() => cell('countries', 'France', 'mrr_percent'))
+      .toBe(String(api.result.list.fr.mrr_percent));
+    // Largest MRR first.
+    await expect
+      .poll(() =>
+        page.locator('[data-panel="countries"] td[data-column="country"]').first().getAttribute('data-value'),
+      )
+      .toBe('fr');
+    await shot('countries');
+  });
 });
