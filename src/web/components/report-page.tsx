@@ -20,6 +20,8 @@ export function ReportPage<T>(props: {
   load: (params: ReportParams) => Promise<T>;
   keep?: ReportParams;
   controls?: ComponentChildren;
+  /** The figures are as of today: the filter bar offers no period. */
+  asOfToday?: boolean;
   children: (value: T, query: DashboardQuery) => ComponentChildren;
 }) {
   const query = parseDashboardQuery(props.route.params);
@@ -29,7 +31,13 @@ export function ReportPage<T>(props: {
   return (
     <main>
       <h1>{props.title}</h1>
-      <FilterBar path={props.route.path} query={query} today={today} extra={props.keep} />
+      <FilterBar
+        path={props.route.path}
+        query={query}
+        today={today}
+        extra={props.keep}
+        asOfToday={props.asOfToday}
+      />
       {props.controls}
       {report.state === 'loading' && <p class="status">Loading {props.what}…</p>}
       {report.state === 'error' && (
