@@ -5,6 +5,7 @@ import { ApiKeys } from './pages/api-keys.js';
 import { Customer } from './pages/customer.js';
 import { Cashflow } from './pages/cashflow.js';
 import { Cohorts } from './pages/cohorts.js';
+import { Concentration } from './pages/concentration.js';
 import { Countries } from './pages/countries.js';
 import { Customers } from './pages/customers.js';
 import { Leads } from './pages/leads.js';
@@ -27,6 +28,7 @@ const NAV = [
   ['/leads', 'Leads'],
   ['/cashflow', 'Cashflow'],
   ['/countries', 'Countries'],
+  ['/concentration', 'Concentration'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -49,6 +51,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <Cashflow route={route} />;
     case '/countries':
       return <Countries route={route} />;
+    case '/concentration':
+      return <Concentration route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

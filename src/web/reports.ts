@@ -139,3 +139,22 @@ export interface MapReport {
   currency: string;
   result: { list: Record<string, CountryFigures>; unknown: CountryFigures | null };
 }
+
+/** `/reports/customer-concentration`: customers paying today, ranked by MRR; shares in percent. */
+export interface ConcentrationReport {
+  currency: string;
+  result: {
+    concentration: Record<
+      'top_1_pct' | 'top_5_pct' | 'top_10_pct' | 'top_20_pct' | 'top_10_percent_pct',
+      number | null
+    >;
+    list: {
+      id: string;
+      name: string | null;
+      country: string | null;
+      mrr: number;
+      share_pct: number | null;
+    }[];
+    summary: { total_mrr: number; customers: number };
+  };
+}

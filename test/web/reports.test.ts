@@ -165,4 +165,17 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
       .toBe('fr');
     await shot('countries');
   });
+
+  it("shows today's concentration of MRR as the API gives it, with currency as its only filter", async () => {
+    await page.goto(`${base}/#/concentration`);
+    const api = await t.read(account.adminKey, '/reports/customer-concentration');
+    // Today Gamma pays 100 and Alpha 50: the largest customer brings two thirds.
+    expect(api.result.list.map((item: { id: string }) => item.id)).toEqual(['gamma', 'alpha']);
+    await expect
+      .poll(() => cell('concentration', 'Largest customer', 'share_pct'))
+      .toBe(String(api.result.concentration.top_1_pct));
+    await expect.poll(() => cell('concentration-customers', 'gamma', 'mrr')).toBe('10000');
+    expect(await page.locator('select[name="period"]').count()).toBe(0);
+    await shot('concentration');
+  });
 });
