@@ -11,6 +11,7 @@ import { Customers } from './pages/customers.js';
 import { Leads } from './pages/leads.js';
 import { Movements } from './pages/movements.js';
 import { Retention } from './pages/retention.js';
+import { Scheduled } from './pages/scheduled.js';
 import { Dashboard } from './pages/dashboard.js';
 import { SetPassword } from './pages/set-password.js';
 import { SignIn } from './pages/sign-in.js';
@@ -29,6 +30,7 @@ const NAV = [
   ['/cashflow', 'Cashflow'],
   ['/countries', 'Countries'],
   ['/concentration', 'Concentration'],
+  ['/scheduled', 'Scheduled'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -53,6 +55,8 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <Countries route={route} />;
     case '/concentration':
       return <Concentration route={route} />;
+    case '/scheduled':
+      return <Scheduled route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

@@ -158,3 +158,19 @@ export interface ConcentrationReport {
     summary: { total_mrr: number; customers: number };
   };
 }
+
+/** A period of `/reports/churn-scheduled`, from tomorrow: movements already scheduled, negative cents. */
+export interface ScheduledRow {
+  date: string;
+  churn: number;
+  contraction: number;
+  churn_customers: number;
+  contraction_customers: number;
+  total_mrr: number;
+}
+
+/** `/reports/cmrr-summary`: committed MRR today and in 30 to 365 days. */
+export interface CmrrSummary {
+  currency: string;
+  summary: Record<'cmrr_current' | 'cmrr_30' | 'cmrr_60' | 'cmrr_180' | 'cmrr_365', number>;
+}

@@ -178,4 +178,16 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     expect(await page.locator('select[name="period"]').count()).toBe(0);
     await shot('concentration');
   });
+
+  it('shows committed MRR and the churn scheduled after today as the API gives them', async () => {
+    await page.goto(`${base}/#/scheduled`);
+    const cmrr = await t.read(account.adminKey, '/reports/cmrr-summary');
+    // Nothing is scheduled: committed MRR is today's, Alpha 50 and Gamma 100.
+    expect(cmrr.summary.cmrr_current).toBe(15000);
+    await expect.poll(() => cell('cmrr', 'Today', 'cmrr')).toBe('15000');
+    await expect
+      .poll(() => page.locator('[data-panel="scheduled-churn"] .empty').textContent())
+      .toBe('No cancellation or downgrade is scheduled after today.');
+    await shot('scheduled');
+  });
 });
