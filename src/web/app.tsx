@@ -3,8 +3,15 @@ import { onSessionEnded } from './api.js';
 import { Account } from './pages/account.js';
 import { ApiKeys } from './pages/api-keys.js';
 import { Customer } from './pages/customer.js';
+import { Cashflow } from './pages/cashflow.js';
+import { Cohorts } from './pages/cohorts.js';
+import { Concentration } from './pages/concentration.js';
+import { Countries } from './pages/countries.js';
 import { Customers } from './pages/customers.js';
+import { Leads } from './pages/leads.js';
 import { Movements } from './pages/movements.js';
+import { Retention } from './pages/retention.js';
+import { Scheduled } from './pages/scheduled.js';
 import { Dashboard } from './pages/dashboard.js';
 import { SetPassword } from './pages/set-password.js';
 import { SignIn } from './pages/sign-in.js';
@@ -17,6 +24,13 @@ const NAV = [
   ['/dashboard', 'Dashboard'],
   ['/movements', 'Movements'],
   ['/customers', 'Customers'],
+  ['/cohorts', 'Cohorts'],
+  ['/retention', 'Retention'],
+  ['/leads', 'Leads'],
+  ['/cashflow', 'Cashflow'],
+  ['/countries', 'Countries'],
+  ['/concentration', 'Concentration'],
+  ['/scheduled', 'Scheduled'],
   ['/settings/api-keys', 'API keys'],
   ['/settings/team', 'Team'],
   ['/settings/account', 'Account'],
@@ -29,6 +43,20 @@ function Page({ route, session }: { route: Route; session: Session }) {
   switch (route.path) {
     case '/movements':
       return <Movements route={route} />;
+    case '/cohorts':
+      return <Cohorts route={route} />;
+    case '/retention':
+      return <Retention route={route} />;
+    case '/leads':
+      return <Leads route={route} />;
+    case '/cashflow':
+      return <Cashflow route={route} />;
+    case '/countries':
+      return <Countries route={route} />;
+    case '/concentration':
+      return <Concentration route={route} />;
+    case '/scheduled':
+      return <Scheduled route={route} />;
     case '/customers':
       return <Customers route={route} baseCurrency={session.account.base_currency} />;
     case '/settings/api-keys':

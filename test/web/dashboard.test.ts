@@ -3,32 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { browserAvailable, DESKTOP, ensureWebBuilt, launchBrowser, screenshots } from '../helpers/browser.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { seedWebFixture } from '../helpers/web-fixture.js';
 
 const PASSWORD = 'a long owner password';
 const METRICS = ['mrr', 'arr', 'subscribers', 'arpa', 'churn-rate'] as const;
-
-const line = (amount: number, period_start: string, period_end: string) => ({
-  plan_id: 'basic',
-  amount,
-  period_start,
-  period_end,
-});
-
-/** Monthly invoices from `from` (a month number of 2026) to November, at `amount` cents a month. */
-function monthly(customer: string, amount: number, from: number, to = 11) {
-  return Array.from({ length: to - from + 1 }, (_, index) => {
-    const month = from + index;
-    const start = `2026-${String(month).padStart(2, '0')}-01`;
-    const end = month === 12 ? '2027-01-01' : `2026-${String(month + 1).padStart(2, '0')}-01`;
-    return {
-      id: `${customer}-${month}`,
-      customer_id: customer,
-      currency: 'usd',
-      date: start,
-      lines: [line(amount, start, end)],
-    };
-  });
-}
 
 describe.runIf(browserAvailable()).each(STORE_KINDS)('the web interface in chromium on %s', (kind) => {
   let t: TestApp;
@@ -66,20 +44,7 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the web interface in chrom
     ensureWebBuilt();
     t = await createTestApp(kind);
     account = await t.newAccount('Browser account');
-    const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
-    await post('/data/plans', [{ id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' }]);
-    await post('/data/customers', [
-      { id: 'alpha', name: 'Alpha', country: 'US', currency: 'usd', created_date: '2026-01-01' },
-      { id: 'beta', name: 'Beta', country: 'DE', currency: 'usd', created_date: '2026-02-01' },
-      { id: 'gamma', name: 'Gamma', country: 'FR', currency: 'usd', created_date: '2026-05-01' },
-    ]);
-    // Alpha pays from January and still does today (November 23); Beta from February to April,
-    // then churns; Gamma joins in May at twice the price.
-    await post('/data/invoices', [
-      ...monthly('alpha', 5000, 1),
-      ...monthly('beta', 5000, 2, 4),
-      ...monthly('gamma', 10000, 5),
-    ]);
+    await seedWebFixture(t, account);
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: DESKTOP });

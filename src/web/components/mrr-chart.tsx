@@ -1,21 +1,8 @@
-import { BarChart, LineChart } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { type EChartsCoreOption, init, use } from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'preact/hooks';
+import type { EChartsCoreOption } from 'echarts/core';
+import { useMemo } from 'preact/hooks';
 import { money } from '../format.js';
 import { MOVEMENTS, type MrrRow } from '../reports.js';
-
-// Only the parts the dashboard draws, so the bundle carries a fraction of ECharts.
-use([
-  LineChart,
-  BarChart,
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  DataZoomComponent,
-  CanvasRenderer,
-]);
+import { EChart } from './echart.js';
 
 const COLOURS: Record<(typeof MOVEMENTS)[number], string> = {
   new: '#2f9e44',
@@ -89,17 +76,6 @@ function option(rows: MrrRow[], currency: string): EChartsCoreOption {
 
 /** MRR as a line over the period, and below it each period's movements as stacked bars. */
 export function MrrChart({ rows, currency }: { rows: MrrRow[]; currency: string }) {
-  const element = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!element.current) return;
-    const chart = init(element.current);
-    chart.setOption(option(rows, currency));
-    const resize = () => chart.resize();
-    window.addEventListener('resize', resize);
-    return () => {
-      window.removeEventListener('resize', resize);
-      chart.dispose();
-    };
-  }, [rows, currency]);
-  return <div class="chart" ref={element} role="img" aria-label="MRR over the period with its movements" />;
+  const chart = useMemo(() => option(rows, currency), [rows, currency]);
+  return <EChart option={chart} label="MRR over the period with its movements" />;
 }

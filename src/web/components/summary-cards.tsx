@@ -1,7 +1,7 @@
 import { count, money, percent, relativeChange, signed } from '../format.js';
 import type { MrrRow, RetentionRow } from '../reports.js';
 
-interface Card {
+export interface Card {
   metric: string;
   label: string;
   value: number | null;
@@ -19,7 +19,11 @@ function changeOf(now: number | null, before: number | null | undefined, higherI
 }
 
 /** The five headline figures at the end of the period, each against the period before. */
-export function summaryCards(mrr: MrrRow[], retention: RetentionRow[], currency: string): Card[] {
+export function summaryCards(
+  mrr: MrrRow[],
+  retention: Pick<RetentionRow, 'date' | 'customer_churn_rate'>[],
+  currency: string,
+): Card[] {
   const last = mrr.at(-1);
   const before = mrr.at(-2);
   const churn = retention.at(-1)?.customer_churn_rate ?? null;

@@ -2,39 +2,25 @@ import { api } from '../api.js';
 import { MrrChart } from '../components/mrr-chart.js';
 import { SummaryCards, summaryCards } from '../components/summary-cards.js';
 import { downloadCsv } from '../csv.js';
-import { FilterBar } from '../components/filter-bar.js';
-import { parseDashboardQuery, reportQuery } from '../dashboard-query.js';
+import { ReportPage } from '../components/report-page.js';
 import { MOVEMENTS, type MrrReport, type RetentionReport } from '../reports.js';
 import type { Route } from '../route.js';
-import { useLoad } from '../use-load.js';
 
 export function Dashboard({ route }: { route: Route }) {
-  const query = parseDashboardQuery(route.params);
-  const today = new Date();
-  const params = reportQuery(query, today);
-  const [report] = useLoad(
-    () =>
-      Promise.all([
-        api.get<MrrReport>('/reports/mrr', params),
-        api.get<RetentionReport>('/reports/retention', params),
-      ]),
-    JSON.stringify(params),
-  );
-
   return (
-    <main>
-      <h1>Dashboard</h1>
-      <FilterBar path="/dashboard" query={query} today={today} />
-      {report.state === 'loading' && <p class="status">Loading figures…</p>}
-      {report.state === 'error' && (
-        <p class="error" role="alert">
-          The figures could not be loaded: {report.message}
-        </p>
-      )}
-      {report.state === 'done' && (
-        <Figures mrr={report.value[0]} retention={report.value[1]} interval={query.interval} />
-      )}
-    </main>
+    <ReportPage
+      title="Dashboard"
+      route={route}
+      what="figures"
+      load={(params) =>
+        Promise.all([
+          api.get<MrrReport>('/reports/mrr', params),
+          api.get<RetentionReport>('/reports/retention', params),
+        ])
+      }
+    >
+      {([mrr, retention], query) => <Figures mrr={mrr} retention={retention} interval={query.interval} />}
+    </ReportPage>
   );
 }
 

@@ -1,0 +1,74 @@
+import { count, money, percent } from '../format.js';
+import { type Column, ReportPanel, ReportTable } from './report-table.js';
+import { SeriesChart } from './series-chart.js';
+
+type Kind = 'money' | 'count' | 'percent';
+
+/** A figure of a report's rows; `chart` draws it, else it is in the table and the CSV only. */
+export interface Field<Row> {
+  key: keyof Row & string;
+  label: string;
+  kind: Kind;
+  chart?: { type: 'line' | 'bar'; colour: string };
+}
+
+function formatter(kind: Kind, currency: string): (value: number | null) => string {
+  if (kind === 'money') return (value) => money(value, currency);
+  if (kind === 'percent') return percent;
+  return count;
+}
+
+/**
+ * A panel of a report with one row per period: a chart of the charted fields (which share the
+ * first one's unit), the table when `table` is set, and the CSV of every field.
+ */
+export function PeriodPanel<Row extends { date: string }>(props: {
+  title: string;
+  filename: string;
+  currency: string;
+  rows: Row[];
+  fields: Field<Row>[];
+  empty: string | false;
+  table?: boolean;
+}) {
+  const { rows, fields, currency } = props;
+  const columns: Column<Row>[] = [
+    { key: 'date', label: 'Period', value: (row) => row.date },
+    ...fields.map((field) => {
+      const format = formatter(field.kind, currency);
+      return {
+        key: field.key,
+        label: field.label,
+        value: (row: Row) => row[field.key] as number | null,
+        format: (value: string | number | null) => format(value as number | null),
+        numeric: true,
+      };
+    }),
+  ];
+  const charted = fields.filter((field) => field.chart);
+  return (
+    <ReportPanel
+      title={props.title}
+      filename={props.filename}
+      columns={columns}
+      rows={rows}
+      empty={props.empty}
+    >
+      {charted.length > 0 && (
+        <SeriesChart
+          dates={rows.map((row) => row.date)}
+          series={charted.map((field) => ({
+            name: field.label,
+            type: field.chart!.type,
+            colour: field.chart!.colour,
+            values: rows.map((row) => row[field.key] as number | null),
+          }))}
+          format={(value) => formatter(charted[0]!.kind, currency)(value)}
+          whole={charted[0]!.kind === 'count'}
+          label={`${props.title} by period`}
+        />
+      )}
+      {props.table && <ReportTable columns={columns} rows={rows} />}
+    </ReportPanel>
+  );
+}
