@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
-import { TEAM_ROLES } from '../services/team-service.js';
 import { authOf, requireAdmin } from './auth.js';
-import { adminErrors, isoInstant, listOf } from './schemas.js';
+import { adminErrors, isoInstant, listOf, teamMemberSchema } from './schemas.js';
 
 const apiKeySchema = z.object({
   id: z.string(),
@@ -11,15 +10,6 @@ const apiKeySchema = z.object({
   access_level: z.enum(['admin', 'viewer']),
   created_at: isoInstant,
   last_used: isoInstant.nullable(),
-});
-
-const teamMemberSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(TEAM_ROLES),
-  status: z.enum(['active', 'pending', 'disabled']),
-  last_login: isoInstant.nullable(),
 });
 
 const profileSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEAM_ROLES } from '../services/team-service.js';
 
 export const errorSchema = z.object({ error: z.string() }).describe('What went wrong, in one sentence');
 
@@ -14,3 +15,23 @@ export const isoInstant = z.string().describe('ISO 8601 instant');
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ result: z.object({ count: z.number().int(), list: z.array(item) }) });
 }
+
+/** A team member as the account's admins see it, in the API and in the web interface. */
+export const teamMemberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(TEAM_ROLES),
+  status: z.enum(['active', 'pending', 'disabled']),
+  last_login: isoInstant.nullable(),
+});
+
+/** The error responses of the web interface's own routes. */
+export const webErrors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  429: errorSchema,
+} as const;

@@ -8,7 +8,7 @@ import { TEAM_ROLES } from '../services/team-service.js';
 import { csrfTokenOf, type NewSession } from '../services/web-auth-service.js';
 import { sessionOf } from './auth.js';
 import type { RateLimiter } from './rate-limits.js';
-import { errorSchema } from './schemas.js';
+import { webErrors } from './schemas.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session-cookie.js';
 
 // Length checks beyond these (the password rules) are the service's, with their own messages.
@@ -24,15 +24,6 @@ const sessionSchema = z.object({
   access_level: z.enum(['admin', 'viewer']),
   csrf_token: z.string().describe('Send it as X-CSRF-Token with every request that changes something'),
 });
-
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  429: errorSchema,
-};
 
 /**
  * Sign-in, sign-out, password change and the one-time links of the web interface. Not part of
@@ -63,7 +54,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
 
     app.get(
       '/web/session',
-      { schema: { hide, response: { 200: sessionSchema, ...errors } } },
+      { schema: { hide, response: { 200: sessionSchema, ...webErrors } } },
       async (request) => {
         const session = sessionOf(request);
         const [member, account] = await Promise.all([
@@ -83,7 +74,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
       '/web/sign-in',
       {
         config: publicRoute,
-        schema: { hide, body: z.object({ email, password }), response: { 200: signedIn, ...errors } },
+        schema: { hide, body: z.object({ email, password }), response: { 200: signedIn, ...webErrors } },
       },
       async (request, reply) => {
         const session = await guarded(request, async () => {
@@ -97,7 +88,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
 
     app.post(
       '/web/sign-out',
-      { schema: { hide, response: { 204: z.null(), ...errors } } },
+      { schema: { hide, response: { 204: z.null(), ...webErrors } } },
       async (request, reply) => {
         await services.webAuth.signOut(sessionOf(request));
         clearSessionCookie(request, reply);
@@ -111,7 +102,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
         schema: {
           hide,
           body: z.object({ current_password: password, new_password: password }),
-          response: { 204: z.null(), ...errors },
+          response: { 204: z.null(), ...webErrors },
         },
       },
       async (request, reply) => {
@@ -139,7 +130,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
         schema: {
           hide,
           body: z.object({ token }),
-          response: { 200: z.object({ valid: z.literal(true) }), ...errors },
+          response: { 200: z.object({ valid: z.literal(true) }), ...webErrors },
         },
       },
       (request) =>
@@ -157,7 +148,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
         schema: {
           hide,
           body: z.object({ token, email, name, password }),
-          response: { 200: signedIn, ...errors },
+          response: { 200: signedIn, ...webErrors },
         },
       },
       async (request, reply) => {
@@ -174,7 +165,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
         schema: {
           hide,
           body: z.object({ token }),
-          response: { 200: z.object({ email: z.string(), name: z.string() }), ...errors },
+          response: { 200: z.object({ email: z.string(), name: z.string() }), ...webErrors },
         },
       },
       (request) => guarded(request, () => services.webAuth.invitation(request.body.token)),
@@ -187,7 +178,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
         schema: {
           hide,
           body: z.object({ token, name: name.optional(), password }),
-          response: { 200: signedIn, ...errors },
+          response: { 200: signedIn, ...webErrors },
         },
       },
       async (request, reply) => {

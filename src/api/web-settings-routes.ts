@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
-import { ASSIGNABLE_ROLES, SETTABLE_STATUSES, TEAM_ROLES } from '../services/team-service.js';
+import { ASSIGNABLE_ROLES, SETTABLE_STATUSES } from '../services/team-service.js';
 import { requireAdmin, sessionOf } from './auth.js';
-import { errorSchema, isoInstant, uuidParams } from './schemas.js';
+import { isoInstant, teamMemberSchema, uuidParams, webErrors } from './schemas.js';
 
 const issuedKeySchema = z.object({
   id: z.string(),
@@ -14,24 +14,6 @@ const issuedKeySchema = z.object({
   key: z.string().describe('The secret: shown this once, never again'),
   prefix: z.string(),
 });
-
-const memberSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(TEAM_ROLES),
-  status: z.enum(['active', 'pending', 'disabled']),
-  last_login: isoInstant.nullable(),
-});
-
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  429: errorSchema,
-};
 
 /**
  * What SPEC keeps out of the API (4.7): creating, regenerating and deleting API keys, and
@@ -55,7 +37,7 @@ export function webSettingsRoutes(services: Services): FastifyPluginAsyncZod {
             name: z.string().trim().min(1).max(200),
             access_level: z.enum(['admin', 'viewer']),
           }),
-          response: { 201: issuedKeySchema, ...errors },
+          response: { 201: issuedKeySchema, ...webErrors },
         },
       },
       async (request, reply) => {
@@ -70,13 +52,13 @@ export function webSettingsRoutes(services: Services): FastifyPluginAsyncZod {
 
     app.post(
       '/web/api-keys/:id/regenerate',
-      { schema: { hide, params: uuidParams, response: { 200: issuedKeySchema, ...errors } } },
+      { schema: { hide, params: uuidParams, response: { 200: issuedKeySchema, ...webErrors } } },
       (request) => services.apiKeys.regenerate(sessionOf(request).accountId, request.params.id),
     );
 
     app.delete(
       '/web/api-keys/:id',
-      { schema: { hide, params: uuidParams, response: { 204: z.null(), ...errors } } },
+      { schema: { hide, params: uuidParams, response: { 204: z.null(), ...webErrors } } },
       async (request, reply) => {
         await services.apiKeys.delete(sessionOf(request).accountId, request.params.id);
         return reply.status(204).send(null);
@@ -95,10 +77,10 @@ export function webSettingsRoutes(services: Services): FastifyPluginAsyncZod {
           }),
           response: {
             201: z.object({
-              member: memberSchema,
+              member: teamMemberSchema,
               invite_token: z.string().describe('Opens /#/invite/<token> once, to set a password'),
             }),
-            ...errors,
+            ...webErrors,
           },
         },
       },
@@ -120,7 +102,7 @@ export function webSettingsRoutes(services: Services): FastifyPluginAsyncZod {
               status: z.enum(SETTABLE_STATUSES).optional(),
             })
             .refine((body) => body.role !== undefined || body.status !== undefined, 'give role or status'),
-          response: { 200: memberSchema, ...errors },
+          response: { 200: teamMemberSchema, ...webErrors },
         },
       },
       (request) => {
