@@ -75,15 +75,30 @@ export function importRoutes(services: Services): FastifyPluginAsyncZod {
               .min(1, 'must not be empty')
               .max(500)
               .describe('A restricted, read-only key'),
+            site: z
+              .string()
+              .trim()
+              .regex(/^[a-z0-9][a-z0-9-]{0,62}$/i, 'must be a site name such as acme')
+              .optional()
+              .describe('processor-b: the site (acme of acme.chargebee.com); processor-c: the subdomain'),
+            webhook_secret: z
+              .string()
+              .trim()
+              .min(1, 'must not be empty')
+              .max(500)
+              .optional()
+              .describe("The secret the system's webhook deliveries are checked with"),
           }),
           response: { 200: successSchema, ...controlErrors, 503: errorSchema },
         },
       },
       async (request) => {
+        const { api_key: apiKey, site, webhook_secret: webhookSecret } = request.body;
         await services.imports.connectByKey(
           authOf(request).accountId,
           request.params.id,
-          request.body.api_key,
+          { apiKey, ...(site === undefined ? {} : { site }) },
+          webhookSecret,
         );
         return { success: true as const, id: request.params.id };
       },

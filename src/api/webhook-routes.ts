@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PROCESSOR_TYPES } from '../engine/vocabulary.js';
 import type { Services } from '../services/index.js';
 import { errorSchema } from './schemas.js';
 
@@ -16,18 +17,19 @@ export function webhookRoutes(services: Services): FastifyPluginAsyncZod {
     });
 
     app.post(
-      '/webhooks/processor-a/:accountId/:id',
+      '/webhooks/:type/:accountId/:id',
       {
         config: { public: true },
         schema: {
           tags: ['Data sources'],
-          summary:
-            "Receive a Stripe event for a processor-a source (signed with the source's webhook secret)",
+          summary: "Receive a billing system's event for a connected source (checked with its webhook secret)",
+          description:
+            'processor-a checks the Stripe-Signature header; see docs/connectors.md for each system.',
           params: z.object({
+            type: z.enum(PROCESSOR_TYPES, { error: `must be one of ${PROCESSOR_TYPES.join(', ')}` }),
             accountId: z.uuid({ error: 'must be a UUID' }),
             id: z.uuid({ error: 'must be a UUID' }),
           }),
-          headers: z.object({ 'stripe-signature': z.string().min(1, 'is required') }),
           body: z.string(),
           response: {
             200: z.object({
@@ -45,8 +47,9 @@ export function webhookRoutes(services: Services): FastifyPluginAsyncZod {
         outcome: await services.imports.receiveEvent(
           request.params.accountId,
           request.params.id,
+          request.params.type,
           request.body,
-          request.headers['stripe-signature'],
+          request.headers,
         ),
       }),
     );

@@ -1,6 +1,32 @@
 import type { RecordsPage } from '../services/connector-pages.js';
 import type { DataSourceType } from '../engine/vocabulary.js';
 
+/**
+ * What a source is connected with, sealed together as one JSON document: an API key (or the
+ * access token an OAuth grant gave) and, for systems whose API address depends on it, the site.
+ */
+export interface ConnectorCredentials {
+  apiKey: string;
+  /** Chargebee's site ("acme" of acme.chargebee.com), Recurly's subdomain; absent for Stripe. */
+  site?: string | undefined;
+}
+
+/** The request headers of a webhook delivery, lower-cased as Node gives them. */
+export type WebhookHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * One read of the system's change feed (its events list, or objects updated since a time), for
+ * the periodic catch-up that repairs missed webhook deliveries.
+ */
+export interface ChangesPage {
+  /** The customers (ids at the system) that the changes read concern. */
+  customerIds: string[];
+  /** Where the next read starts; opaque to the framework. */
+  cursor: string;
+  /** More changes wait after `cursor`: read again at once. */
+  more: boolean;
+}
+
 /** One page read from the billing system. */
 export interface SourcePage {
   /** In the `/data/*` shapes, without `data_source`: the runner stamps its own source on them. */
@@ -30,6 +56,11 @@ export interface ConnectorSession {
   page(kind: string, cursor: string | null): Promise<SourcePage>;
   /** Everything the system holds about one customer, for a resync; false when it has no such customer. */
   customerRecords?(customerId: string): Promise<RecordsPage | false>;
+  /**
+   * The change feed after `cursor`. With null it reads nothing and answers the feed's current
+   * end, taken when an import starts: what changes after it is caught up from there.
+   */
+  changes?(cursor: string | null): Promise<ChangesPage>;
 }
 
 /** A webhook event, once its signature is verified: its id and the customer it concerns. */
@@ -43,10 +74,15 @@ export interface Connector {
   type: DataSourceType;
   /** The system's name, for messages: "Stripe". */
   system: string;
-  /** Opens a session with a stored secret (an API key). */
-  open(secret: string): ConnectorSession;
-  /** Verifies a webhook delivery with the signing secret; throws when the signature is wrong. */
-  readEvent?(payload: string, signature: string, secret: string): ConnectorEvent;
+  /** Whether connecting needs `site` besides the key. */
+  needsSite: boolean;
+  /** Opens a session with stored credentials. */
+  open(credentials: ConnectorCredentials): ConnectorSession;
+  /**
+   * Verifies a webhook delivery against the source's webhook secret (a signing secret, or a
+   * password the system sends); throws when it does not match or the header is missing.
+   */
+  readEvent?(payload: string, headers: WebhookHeaders, secret: string): ConnectorEvent;
 }
 
 /** The connectors this server runs, by data-source type. */

@@ -7,7 +7,13 @@ import type { ImportRow } from '../store/connector-imports-repo.js';
 import type { DataSourceRow } from '../store/data-sources-repo.js';
 import type { Store } from '../store/open-store.js';
 import { locateRecord } from '../services/record-sources.js';
-import type { Connector, ConnectorRegistry, ConnectorSession } from './connector.js';
+import type {
+  Connector,
+  ConnectorCredentials,
+  ConnectorRegistry,
+  ConnectorSession,
+  WebhookHeaders,
+} from './connector.js';
 import { type RunEnd, runImport, type RunPosition } from './import-runner.js';
 
 export const IMPORT_PHASES = ['idle', 'processing', 'done', 'aborted', 'error'] as const;
@@ -99,7 +105,7 @@ export function createImportControl(deps: {
     const connector = connectorOf(source);
     const sealed = await store.connectorImports.secret(accountId, source.id);
     if (sealed === undefined) throw new ConflictError(`Data source ${source.id} is not connected`);
-    return connector.open(secrets.open(sealed));
+    return connector.open(JSON.parse(secrets.open(sealed)) as ConnectorCredentials);
   }
 
   async function settle(run: ImportRun, outcome: Promise<RunEnd>): Promise<void> {
@@ -160,20 +166,27 @@ export function createImportControl(deps: {
 
   return {
     /**
-     * Connects a source by an API key: the key is checked with the system, sealed and stored,
-     * and a full import starts. The key is never returned.
+     * Connects a source by an API key (and site, for the systems that need one): the key is
+     * checked with the system, sealed and stored, and a full import starts. Neither the key nor
+     * the webhook secret is ever returned.
      */
     async connectByKey(
       accountId: string,
       dataSourceId: string,
-      apiKey: string,
+      credentials: ConnectorCredentials,
       webhookSecret?: string,
     ): Promise<void> {
       const source = await sourceOf(accountId, dataSourceId);
       const connector = connectorOf(source);
-      const sealed = secrets.seal(apiKey);
+      if (connector.needsSite !== (credentials.site !== undefined))
+        throw new InvalidInputError(
+          connector.needsSite
+            ? `site is required to connect ${connector.system}`
+            : `site is not used by ${connector.system}`,
+        );
+      const sealed = secrets.seal(JSON.stringify(credentials));
       const webhookSealed = webhookSecret === undefined ? null : secrets.seal(webhookSecret);
-      const session = connector.open(apiKey);
+      const session = connector.open(credentials);
       let external;
       try {
         external = await session.account();
@@ -252,17 +265,19 @@ export function createImportControl(deps: {
     async receiveEvent(
       accountId: string,
       dataSourceId: string,
+      type: string,
       payload: string,
-      signature: string,
+      headers: WebhookHeaders,
     ): Promise<'applied' | 'duplicate' | 'ignored'> {
       const source = await sourceOf(accountId, dataSourceId);
+      if (source.type !== type) throw new NotFoundError(`Data source ${dataSourceId} is not of type ${type}`);
       const connector = connectorOf(source);
       const sealed = await store.connectorImports.webhookSecret(accountId, source.id);
       if (sealed === undefined || !connector.readEvent)
         throw new NotFoundError(`Data source ${dataSourceId} takes no webhooks`);
       let event;
       try {
-        event = connector.readEvent(payload, signature, secrets.open(sealed));
+        event = connector.readEvent(payload, headers, secrets.open(sealed));
       } catch {
         throw new InvalidInputError('Invalid webhook signature');
       }

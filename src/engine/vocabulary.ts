@@ -6,10 +6,11 @@ import type { MovementKind } from './types.js';
  * that no layer reaches sideways or up for them.
  */
 
+/** The billing systems a source can be connected to (Stripe, Chargebee, Recurly). */
+export const PROCESSOR_TYPES = ['processor-a', 'processor-b', 'processor-c'] as const;
+
 export const DATA_SOURCE_TYPES = [
-  'processor-a',
-  'processor-b',
-  'processor-c',
+  ...PROCESSOR_TYPES,
   'api',
   'csv',
   'spreadsheet',

@@ -43,7 +43,7 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
     const id = (
       await t.seed(account.adminKey, '/data/data-sources', { name: 'Stripe', type: 'processor-a' })
     ).json().id;
-    await t.services.imports.connectByKey(account.id, id, API_KEY, WEBHOOK_SECRET);
+    await t.services.imports.connectByKey(account.id, id, { apiKey: API_KEY }, WEBHOOK_SECRET);
     await t.services.imports.settled(account.id, id);
     return { account, id, hook: `/webhooks/processor-a/${account.id}/${id}` };
   }
@@ -156,5 +156,15 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
     const response = await deliver(`/webhooks/processor-a/${account.id}/${id}`, payload);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: `Data source ${id} takes no webhooks` });
+  });
+
+  it('answers 404 when the path names another system than the source, 400 for an unknown one', async () => {
+    const { account, id } = await connected('Other system');
+    const payload = event('evt_y', 'customer.updated', { id: 'cus_y', object: 'customer' });
+    const other = await deliver(`/webhooks/processor-b/${account.id}/${id}`, payload);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual({ error: `Data source ${id} is not of type processor-b` });
+    const unknown = await deliver(`/webhooks/paypal/${account.id}/${id}`, payload);
+    expect(unknown.statusCode).toBe(400);
   });
 });

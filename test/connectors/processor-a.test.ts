@@ -117,7 +117,7 @@ describe.each(STORE_KINDS)('processor-a (Stripe) import from a fake Stripe on %s
         { status: 503, path: '/v1/invoices' },
         { status: 200, delayMs: 1000, path: '/v1/prices' },
       );
-      await services.imports.connectByKey(account.id, id, API_KEY);
+      await services.imports.connectByKey(account.id, id, { apiKey: API_KEY });
       await services.imports.settled(account.id, id);
       expect(await services.imports.progress(account.id, id)).toMatchObject({
         phase: 'done',
@@ -150,7 +150,7 @@ describe.each(STORE_KINDS)('processor-a (Stripe) import from a fake Stripe on %s
       ).json().id;
       const down = { status: 500, path: '/v1/prices' };
       failing.fail(down, down, down, down);
-      await services.imports.connectByKey(account.id, id, API_KEY);
+      await services.imports.connectByKey(account.id, id, { apiKey: API_KEY });
       await services.imports.settled(account.id, id);
       expect(await services.imports.progress(account.id, id)).toMatchObject({
         phase: 'error',
@@ -177,6 +177,21 @@ describe.each(STORE_KINDS)('processor-a (Stripe) import from a fake Stripe on %s
     expect(response.json()).toEqual({
       error: 'Stripe refused the key: Stripe: Invalid API Key provided (HTTP 401)',
     });
+    expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
+  });
+
+  it('refuses a site, which Stripe does not use, before calling Stripe', async () => {
+    const account = await t.newAccount('Site');
+    const id = (
+      await t.seed(account.adminKey, '/data/data-sources', { name: 'S', type: 'processor-a' })
+    ).json().id;
+    const response = await t.call(account.adminKey, {
+      method: 'POST',
+      url: `/data/data-sources/${id}/connect`,
+      payload: { api_key: API_KEY, site: 'acme' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'site is not used by Stripe' });
     expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
   });
 });

@@ -37,7 +37,7 @@ export function scriptedConnector(options: {
       };
     },
   };
-  return { type: 'processor-a', system: 'Scripted', open: () => session };
+  return { type: 'processor-a', system: 'Scripted', needsSite: false, open: () => session };
 }
 
 /** A promise and the function that settles it, for a page a test holds back. */

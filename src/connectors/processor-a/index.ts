@@ -10,7 +10,8 @@ export function stripeConnector(settings: StripeApiSettings = {}): Connector {
   return {
     type: 'processor-a',
     system: 'Stripe',
-    open: (apiKey) => stripeSession(apiKey, settings),
+    needsSite: false,
+    open: ({ apiKey }) => stripeSession(apiKey, settings),
     readEvent: readStripeEvent,
   };
 }

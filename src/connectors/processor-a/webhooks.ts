@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { ConnectorEvent } from '../connector.js';
+import type { ConnectorEvent, WebhookHeaders } from '../connector.js';
 
 /** The customer an event's object belongs to: the customer itself, or the one it names. */
 function customerOf(object: { object?: unknown; id?: unknown; customer?: unknown }): string | null {
@@ -17,7 +17,9 @@ function customerOf(object: { object?: unknown; id?: unknown; customer?: unknown
 }
 
 /** Checks the `Stripe-Signature` header against the endpoint's signing secret (`whsec_...`). */
-export function readStripeEvent(payload: string, signature: string, secret: string): ConnectorEvent {
+export function readStripeEvent(payload: string, headers: WebhookHeaders, secret: string): ConnectorEvent {
+  const signature = headers['stripe-signature'];
+  if (typeof signature !== 'string') throw new Error('The Stripe-Signature header is missing');
   const event = Stripe.webhooks.constructEvent(payload, signature, secret);
   return { id: event.id, customerId: customerOf(event.data.object) };
 }
