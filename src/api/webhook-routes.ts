@@ -22,7 +22,8 @@ export function webhookRoutes(services: Services): FastifyPluginAsyncZod {
         config: { public: true },
         schema: {
           tags: ['Data sources'],
-          summary: "Receive a billing system's event for a connected source (checked with its webhook secret)",
+          summary:
+            "Receive a billing system's event for a connected source (checked with its webhook secret)",
           description:
             'processor-a checks the Stripe-Signature header; see docs/connectors.md for each system.',
           params: z.object({

@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BREAKDOWNS } from '../engine/breakdown.js';
-import { AVERAGE } from '../engine/reports/cohort.js';
-import type { Services } from '../services/index.js';
-import { authOf } from './auth.js';
-import { cents, reportErrors, reportRangeQuery } from './report-schemas.js';
+import { BREAKDOWNS } from '../../engine/breakdown.js';
+import { AVERAGE } from '../../engine/reports/cohort.js';
+import { defineReport, type ReportDefinition } from './registry.js';
+import { cents, reportRangeQuery } from '../report-schemas.js';
 
 const percent = (what: string) => z.number().describe(`${what}, percent with two decimals; 0 without a base`);
 
@@ -96,27 +94,18 @@ const cohortQuery = reportRangeQuery.extend({
   format: z.enum(['chart']).optional().describe('chart: the figures by period index, keyed by cohort'),
 });
 
-/** Cohort retention (SPEC 4.6). */
-export function cohortRoutes(services: Services): FastifyPluginAsyncZod {
-  return async (app) => {
-    app.get(
-      '/reports/cohort',
-      {
-        schema: {
-          tags: ['Reports'],
-          summary:
-            'MRR and customers kept by each cohort of customers, period by period from their first payment',
-          querystring: cohortQuery,
-          response: { 200: z.union([listResponse, chartResponse]), ...reportErrors },
-        },
-      },
-      (request) => {
-        const { format, ...raw } = request.query;
-        const accountId = authOf(request).accountId;
-        return format === 'chart'
-          ? services.cohort.cohortChart(accountId, raw)
-          : services.cohort.cohort(accountId, raw);
-      },
-    );
-  };
-}
+/** Cohort retention (docs/metrics.md, "Cohorts"). */
+export const cohortReports: readonly ReportDefinition[] = [
+  defineReport({
+    path: '/reports/cohort',
+    summary: 'MRR and customers kept by each cohort of customers, period by period from their first payment',
+    query: cohortQuery,
+    result: z.union([listResponse, chartResponse]),
+    run: (services, accountId, query) => {
+      const { format, ...raw } = query;
+      return format === 'chart'
+        ? services.cohort.cohortChart(accountId, raw)
+        : services.cohort.cohort(accountId, raw);
+    },
+  }),
+];

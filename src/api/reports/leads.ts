@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LEADS_SUMMARY_STAGES } from '../engine/reports/leads-summary.js';
-import { SUMMARY_OFFSETS } from '../engine/reports/summary.js';
-import type { Services } from '../services/index.js';
-import { authOf } from './auth.js';
-import { reportErrors, reportFilterQuery, reportRangeQuery } from './report-schemas.js';
+import { LEADS_SUMMARY_STAGES } from '../../engine/reports/leads-summary.js';
+import { SUMMARY_OFFSETS } from '../../engine/reports/summary.js';
+import { defineReport, type ReportDefinition } from './registry.js';
+import { reportFilterQuery, reportRangeQuery } from '../report-schemas.js';
 
 const count = z.number().int();
 const percent = z.number().nullable().describe('Percent, two decimals; null when nothing to divide by');
@@ -70,70 +68,40 @@ const leadsDaysBucket = z.object({
 
 const withoutFixFx = reportRangeQuery.omit({ fix_fx: true });
 
-/** The lead and trial funnel (SPEC 4.6): counts, no money, so `currency` only echoes the base currency. */
-export function leadsRoutes(services: Services): FastifyPluginAsyncZod {
-  return async (app) => {
-    const tags = ['Reports'];
-
-    app.get(
-      '/reports/leads',
-      {
-        schema: {
-          tags,
-          summary: 'Leads, trials, conversions and their rates per period; default the last 365 days',
-          querystring: withoutFixFx,
-          response: {
-            200: z.object({ currency: z.string(), result: z.array(leadsRow) }),
-            ...reportErrors,
-          },
-        },
-      },
-      (request) => services.leads.leads(authOf(request).accountId, request.query),
-    );
-
-    app.get(
-      '/reports/leads-summary',
-      {
-        schema: {
-          tags,
-          summary: 'Leads and trials of the last 30, 60, 180 and 365 days, with percentage changes',
-          querystring: reportFilterQuery.extend({
-            date: z
-              .string()
-              .optional()
-              .describe('Range YYYYMMDD-YYYYMMDD: the windows end on its last day; default today'),
-          }),
-          response: {
-            200: z.object({ currency: z.string(), summary: leadsSummary }),
-            ...reportErrors,
-          },
-        },
-      },
-      (request) => services.leads.leadsSummary(authOf(request).accountId, request.query),
-    );
-
-    app.get(
-      '/reports/leads-days',
-      {
-        schema: {
-          tags,
-          summary: 'How many days the leads of the range took to start paying, by bucket',
-          querystring: withoutFixFx.omit({ interval: true }),
-          response: {
-            200: z.object({
-              currency: z.string(),
-              result: z.array(leadsDaysBucket),
-              summary: z.object({
-                leads: count.describe('Leads created in the range'),
-                converted: count.describe('Of those, paying by today'),
-                average_days: days,
-              }),
-            }),
-            ...reportErrors,
-          },
-        },
-      },
-      (request) => services.leads.leadsDays(authOf(request).accountId, request.query),
-    );
-  };
-}
+/** The lead and trial funnel: counts, no money, so `currency` only echoes the base currency. */
+export const leadsReports: readonly ReportDefinition[] = [
+  defineReport({
+    path: '/reports/leads',
+    summary: 'Leads, trials, conversions and their rates per period; default the last 365 days',
+    query: withoutFixFx,
+    result: z.object({ currency: z.string(), result: z.array(leadsRow) }),
+    run: (services, accountId, query) => services.leads.leads(accountId, query),
+  }),
+  defineReport({
+    path: '/reports/leads-summary',
+    summary: 'Leads and trials of the last 30, 60, 180 and 365 days, with percentage changes',
+    query: reportFilterQuery.extend({
+      date: z
+        .string()
+        .optional()
+        .describe('Range YYYYMMDD-YYYYMMDD: the windows end on its last day; default today'),
+    }),
+    result: z.object({ currency: z.string(), summary: leadsSummary }),
+    run: (services, accountId, query) => services.leads.leadsSummary(accountId, query),
+  }),
+  defineReport({
+    path: '/reports/leads-days',
+    summary: 'How many days the leads of the range took to start paying, by bucket',
+    query: withoutFixFx.omit({ interval: true }),
+    result: z.object({
+      currency: z.string(),
+      result: z.array(leadsDaysBucket),
+      summary: z.object({
+        leads: count.describe('Leads created in the range'),
+        converted: count.describe('Of those, paying by today'),
+        average_days: days,
+      }),
+    }),
+    run: (services, accountId, query) => services.leads.leadsDays(accountId, query),
+  }),
+];

@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BREAKDOWNS } from '../engine/breakdown.js';
-import type { Services } from '../services/index.js';
-import { MAX_TRAILING_MONTHS } from '../services/limits.js';
-import { authOf } from './auth.js';
-import { cents, reportErrors, reportRangeQuery } from './report-schemas.js';
+import { BREAKDOWNS } from '../../engine/breakdown.js';
+import { MAX_TRAILING_MONTHS } from '../../services/limits.js';
+import { defineReport, type ReportDefinition } from './registry.js';
+import { cents, reportRangeQuery } from '../report-schemas.js';
 
 const rate = (what: string) =>
   z.number().nullable().describe(`${what}, percent; null with nothing to divide by`);
@@ -90,54 +88,33 @@ const retentionRow = z.object({
   breakdown_value: z.string().nullable().optional().describe('With breakdown: the value of this series'),
 });
 
-/** The world map and retention reports (SPEC 4.6, shapes of the reference). */
-export function mapRetentionRoutes(services: Services): FastifyPluginAsyncZod {
-  return async (app) => {
-    const tags = ['Reports'];
-
-    app.get(
-      '/reports/map',
-      {
-        schema: {
-          tags,
-          summary: 'Per-country figures as of the range end, keyed by lower-case country code',
-          querystring: mapQuery,
-          response: {
-            200: z.object({
-              currency: z.string(),
-              result: z.object({
-                list: z.record(z.string(), countryFigures),
-                unknown: countryFigures.nullable().describe('The customers without a country'),
-              }),
-            }),
-            ...reportErrors,
-          },
-        },
-      },
-      (request) => services.mapRetention.map(authOf(request).accountId, request.query),
-    );
-
-    app.get(
-      '/reports/retention',
-      {
-        schema: {
-          tags,
-          summary: 'NRR, GRR, customer retention and churn per period, with trailing averages and LTV',
-          querystring: retentionQuery,
-          response: {
-            200: z.object({
-              currency: z.string(),
-              breakdown: z.string().optional(),
-              result: z.array(retentionRow),
-              trailing_months: count,
-              baseline_period: z.string().describe("First day of the period of the first row's baseline"),
-              target_period: z.string().describe("First day of the last row's period"),
-            }),
-            ...reportErrors,
-          },
-        },
-      },
-      (request) => services.mapRetention.retention(authOf(request).accountId, request.query),
-    );
-  };
-}
+/** The world map and retention reports (in the hosted service's shapes). */
+export const mapRetentionReports: readonly ReportDefinition[] = [
+  defineReport({
+    path: '/reports/map',
+    summary: 'Per-country figures as of the range end, keyed by lower-case country code',
+    query: mapQuery,
+    result: z.object({
+      currency: z.string(),
+      result: z.object({
+        list: z.record(z.string(), countryFigures),
+        unknown: countryFigures.nullable().describe('The customers without a country'),
+      }),
+    }),
+    run: (services, accountId, query) => services.mapRetention.map(accountId, query),
+  }),
+  defineReport({
+    path: '/reports/retention',
+    summary: 'NRR, GRR, customer retention and churn per period, with trailing averages and LTV',
+    query: retentionQuery,
+    result: z.object({
+      currency: z.string(),
+      breakdown: z.string().optional(),
+      result: z.array(retentionRow),
+      trailing_months: count,
+      baseline_period: z.string().describe("First day of the period of the first row's baseline"),
+      target_period: z.string().describe("First day of the last row's period"),
+    }),
+    run: (services, accountId, query) => services.mapRetention.retention(accountId, query),
+  }),
+];

@@ -1,0 +1,19 @@
+import { cashflowReports } from './cashflow.js';
+import { cohortReports } from './cohort.js';
+import { customVariableReports } from './custom-variables.js';
+import { leadsReports } from './leads.js';
+import { mapRetentionReports } from './map-retention.js';
+import type { ReportDefinition } from './registry.js';
+import { mrrReports } from './mrr.js';
+import { scheduledReports } from './scheduled.js';
+
+/** Every report the API serves, grouped as the docs list them (docs/api.md, "Reports"). */
+export const REPORTS: readonly ReportDefinition[] = [
+  ...mrrReports,
+  ...scheduledReports,
+  ...leadsReports,
+  ...cohortReports,
+  ...mapRetentionReports,
+  ...cashflowReports,
+  ...customVariableReports,
+];
