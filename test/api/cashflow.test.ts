@@ -193,6 +193,31 @@ describe.each(STORE_KINDS)('cashflow reports on %s', (kind) => {
     ]);
   });
 
+  it('serves net cash, refunds and failed payments as tables, one row per measure', async () => {
+    const measure = (body: { result: { metric: string }[] }, metric: string) =>
+      body.result.find((row) => row.metric === metric);
+    const cash = await get(`/reports/transactions-table?${RANGE}`);
+    // The months of the net-cash test above, read across.
+    expect(measure(cash, 'net_amount')).toEqual({
+      metric: 'net_amount',
+      '2026-08-01': 0,
+      '2026-09-01': 4500,
+      '2026-10-01': 10000,
+      '2026-11-01': 23500,
+    });
+    const refunds = await get('/reports/cashflow-refunds-table?date=20261001-20261123');
+    expect(measure(refunds, 'refund_amount')).toEqual({
+      metric: 'refund_amount',
+      '2026-10-01': 0,
+      '2026-11-01': 2500,
+    });
+    const failed = await get(`/reports/cashflow-failed-payments-table?${RANGE}`);
+    // k1 churned 4000 in October; r1 recovered 6000 in November.
+    expect(measure(failed, 'recovered')).toMatchObject({ '2026-10-01': 0, '2026-11-01': 6000 });
+    expect(measure(failed, 'churned')).toMatchObject({ '2026-10-01': 4000, '2026-11-01': 0 });
+    expect(measure(failed, 'currency')).toBeUndefined();
+  });
+
   it('reports refunds per period', async () => {
     const body = await get('/reports/cashflow-refunds?date=20261001-20261123');
     expect(columns(body.result, 'date', 'refund_amount', 'refund_count', 'customers_refunded')).toEqual([

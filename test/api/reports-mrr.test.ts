@@ -99,6 +99,22 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
     expect(body.result[3]).toMatchObject({ churn_customers: 1, customers_diff: -1, quick_ratio: 0 });
   });
 
+  it('serves the same figures as a table: a row per measure, a column per month', async () => {
+    const table = await get('/reports/mrr-table?date=20260801-20261122');
+    expect(table.currency).toBe('usd');
+    const row = (metric: string) => table.result.find((entry: { metric: string }) => entry.metric === metric);
+    // The months of the test above, read across.
+    const months = ['2026-08-01', '2026-09-01', '2026-10-01', '2026-11-01'];
+    const across = (metric: string) => months.map((month) => row(metric)[month]);
+    expect(across('new')).toEqual([5000, 12000, 0, 0]);
+    expect(across('expansion')).toEqual([0, 0, 3000, 0]);
+    expect(across('churn')).toEqual([0, 0, 0, -12500]);
+    expect(across('total_mrr')).toEqual([5000, 17000, 20500, 8000]);
+    expect(across('arpa')).toEqual([5000, 8500, 10250, 8000]);
+    expect(Object.keys(row('new'))).toEqual(['metric', ...months]);
+    expect(table.result.map((entry: { metric: string }) => entry.metric)).not.toContain('end_date');
+  });
+
   it('with fix_fx converts at the rate of the last day and has no fx_adjustment', async () => {
     const body = await get('/reports/mrr?date=20260801-20261122&fix_fx=true');
     // Everything at 1.25: c_de is 12500 throughout.
@@ -365,6 +381,25 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
       [null, 12000],
       [null, null],
     ]);
+  });
+
+  it('serves the month day by day as a table, a column per day of the month', async () => {
+    const table = await get('/reports/mrr-growth-table');
+    // The figures of the test above, read across: 0 is the anchor, 32 columns after the metric.
+    expect(table.result.map((row: { metric: string }) => row.metric)).toEqual([
+      'cumulative_mrr',
+      'cumulative_mrr_compare',
+    ]);
+    const [november, october] = table.result;
+    expect([november['0'], november['17'], november['18'], november['23'], november['24']]).toEqual([
+      0,
+      0,
+      -12500,
+      -12500,
+      null,
+    ]);
+    expect([october['0'], october['1'], october['31']]).toEqual([0, 3000, 3000]);
+    expect(Object.keys(november)).toHaveLength(33);
   });
 
   it.each([

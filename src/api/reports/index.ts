@@ -6,6 +6,7 @@ import { mapRetentionReports } from './map-retention.js';
 import type { ReportDefinition } from './registry.js';
 import { mrrReports } from './mrr.js';
 import { scheduledReports } from './scheduled.js';
+import { tableReports } from './tables.js';
 
 /** Every report the API serves, grouped as the docs list them (docs/api.md, "Reports"). */
 export const REPORTS: readonly ReportDefinition[] = [
@@ -16,4 +17,5 @@ export const REPORTS: readonly ReportDefinition[] = [
   ...mapRetentionReports,
   ...cashflowReports,
   ...customVariableReports,
+  ...tableReports,
 ];
