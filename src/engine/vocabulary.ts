@@ -9,12 +9,7 @@ import type { MovementKind } from './types.js';
 /** The billing systems a source can be connected to (Stripe, Chargebee, Recurly). */
 export const PROCESSOR_TYPES = ['processor-a', 'processor-b', 'processor-c'] as const;
 
-export const DATA_SOURCE_TYPES = [
-  ...PROCESSOR_TYPES,
-  'api',
-  'csv',
-  'spreadsheet',
-] as const;
+export const DATA_SOURCE_TYPES = [...PROCESSOR_TYPES, 'api', 'csv', 'spreadsheet'] as const;
 export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
 
 export const BILLING_FREQUENCIES = ['day', 'week', 'month', 'quarter', 'year'] as const;

@@ -1,4 +1,5 @@
 import { cashflowReports } from './cashflow.js';
+import { churnReasonReports } from './churn-reasons.js';
 import { cohortReports } from './cohort.js';
 import { customVariableReports } from './custom-variables.js';
 import { leadsReports } from './leads.js';
@@ -12,6 +13,7 @@ import { tableReports } from './tables.js';
 export const REPORTS: readonly ReportDefinition[] = [
   ...mrrReports,
   ...scheduledReports,
+  ...churnReasonReports,
   ...leadsReports,
   ...cohortReports,
   ...mapRetentionReports,
