@@ -381,6 +381,33 @@ describe.each(STORE_KINDS)('lead and trial reports on %s', (kind) => {
       });
     });
 
+    it('lists the leads of the range newest first, at the stage each reached by today', async () => {
+      // The funnel table above: p5 a lead, p4 converted in 14 days, p3 in 8, p2 on trial, p1 in 14.
+      const body = await get('/reports/leads-table');
+      expect(body.currency).toBe('usd');
+      expect(
+        columns(
+          body.result.list,
+          'id',
+          'created_date',
+          'status',
+          'trial_start_date',
+          'paid_start_date',
+          'days_to_paid',
+        ),
+      ).toEqual([
+        ['p5', '2026-11-20', 'lead', null, null, null],
+        ['p4', '2026-11-02', 'converted', '2026-11-09', '2026-11-16', 14],
+        ['p3', '2026-10-12', 'converted', null, '2026-10-20', 8],
+        ['p2', '2026-10-05', 'trial', '2026-10-06', null, null],
+        ['p1', '2026-09-03', 'converted', '2026-09-03', '2026-09-17', 14],
+      ]);
+      expect(body.result.count).toBe(5);
+      const page = await get('/reports/leads-table?limit=2&offset=1&region=us');
+      // US leads: p4, p1 (p6 is older than the range); the page skips p4.
+      expect(columns(page.result.list, 'id')).toEqual([['p1']]);
+    });
+
     it.each([
       // With p6 (21 days): 3 / 4 = 75 % in 8-14, 1 / 4 in 15-30; (36 + 21) / 4 = 14.25.
       ['date=20250101-20261123', { '8-14': 75, '15-30': 25 }, { leads: 6, converted: 4, average_days: 14 }],

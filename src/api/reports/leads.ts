@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LEADS_SUMMARY_STAGES } from '../../engine/reports/leads-summary.js';
 import { SUMMARY_OFFSETS } from '../../engine/reports/summary.js';
+import { pageQuery } from '../data-schemas.js';
+import { listOf } from '../schemas.js';
 import { defineReport, type ReportDefinition } from './registry.js';
 import { reportFilterQuery, reportRangeQuery } from '../report-schemas.js';
 
@@ -103,5 +105,26 @@ export const leadsReports: readonly ReportDefinition[] = [
       }),
     }),
     run: (services, accountId, query) => services.leads.leadsDays(accountId, query),
+  }),
+  defineReport({
+    path: '/reports/leads-table',
+    summary: 'The leads created in the range, newest first, each at the funnel stage it reached by today',
+    query: withoutFixFx.omit({ interval: true }).extend(pageQuery.shape),
+    result: listOf(
+      z.object({
+        id: z.string(),
+        name: z.string().nullable(),
+        email: z.string().nullable(),
+        created_date: z.string().describe('Its day as a lead (YYYY-MM-DD)'),
+        status: z.enum(['lead', 'trial', 'converted']).describe('The stage reached by today'),
+        trial_start_date: z.string().nullable(),
+        paid_start_date: z.string().nullable(),
+        days_to_paid: days.describe('Days from lead to paid; null unless converted'),
+      }),
+    ).extend({ currency: z.string() }),
+    run: (services, accountId, query) => {
+      const { limit, offset, ...raw } = query;
+      return services.leads.leadsTable(accountId, raw, { limit, offset });
+    },
   }),
 ];
