@@ -17,7 +17,7 @@ import { createReportsService } from './reports-service.js';
 import { createActivityService } from './activity-service.js';
 import { createCashflowTables } from './cashflow-tables.js';
 import { createCashflowService } from './cashflow-service.js';
-import { createChurnReasonsService } from './churn-reasons-service.js';
+import { createChurnService } from './churn-service.js';
 import { createCohortService } from './cohort-service.js';
 import { createMapRetentionService } from './map-retention-service.js';
 import { createScheduledReportsService } from './scheduled-reports-service.js';
@@ -73,7 +73,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     cashflow,
     activity: createActivityService(reports, cashflow, clock),
     scheduledReports: createScheduledReportsService(reportInputs),
-    churnReasons: createChurnReasonsService(reportInputs, clock),
+    churn: createChurnService(reportInputs, clock),
     leads: createLeadsService(reportInputs),
     cohort: createCohortService(reportInputs),
     mapRetention: createMapRetentionService(reportInputs, cashflowTables),

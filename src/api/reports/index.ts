@@ -1,5 +1,5 @@
 import { cashflowReports } from './cashflow.js';
-import { churnReasonReports } from './churn-reasons.js';
+import { churnReports } from './churn.js';
 import { cohortReports } from './cohort.js';
 import { customVariableReports } from './custom-variables.js';
 import { leadsReports } from './leads.js';
@@ -13,7 +13,7 @@ import { tableReports } from './tables.js';
 export const REPORTS: readonly ReportDefinition[] = [
   ...mrrReports,
   ...scheduledReports,
-  ...churnReasonReports,
+  ...churnReports,
   ...leadsReports,
   ...cohortReports,
   ...mapRetentionReports,

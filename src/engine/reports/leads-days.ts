@@ -1,6 +1,7 @@
 import type { RangeQuery } from '../range-query.js';
 import type { FunnelColumns } from '../account-snapshot.js';
 import { percentOf } from '../cashflow/to-date.js';
+import { bucketIndex, bucketLabel, type DayBucket } from './day-buckets.js';
 import { averageDays, daysBetween, eachFunnel } from './leads-funnel.js';
 
 /** The leads created in `[from, to]` are counted. */
@@ -11,7 +12,7 @@ export type LeadsDaysQuery = Pick<RangeQuery, 'today' | 'from' | 'to' | 'custome
  * rest of the first month, then the second and third months, the half year, the year, and
  * longer (no upper bound).
  */
-export const LEAD_DAY_BUCKETS: readonly (readonly [number, number | null])[] = [
+export const LEAD_DAY_BUCKETS: readonly DayBucket[] = [
   [0, 0],
   [1, 7],
   [8, 14],
@@ -38,12 +39,6 @@ export interface LeadsDaysReport {
   summary: { leads: number; converted: number; average_days: number | null };
 }
 
-const label = ([min, max]: readonly [number, number | null]) =>
-  max === null ? `${min}+` : max === min ? `${min}` : `${min}-${max}`;
-
-/** The bucket holding `days`: the last whose lower bound it reaches. */
-const bucketOf = (days: number) => LEAD_DAY_BUCKETS.findLastIndex(([min]) => days >= min);
-
 /**
  * How long the leads created in the range took to start paying, by bucket of days. These are
  * the leads that `leads_converted` counts over the same range in /reports/leads.
@@ -60,11 +55,11 @@ export function leadsDaysReport(funnel: FunnelColumns, query: LeadsDaysQuery): L
     const days = daysBetween(lead, paid);
     converted += 1;
     totalDays += days;
-    counts[bucketOf(days)]! += 1;
+    counts[bucketIndex(LEAD_DAY_BUCKETS, days)]! += 1;
   });
   return {
     result: LEAD_DAY_BUCKETS.map((bounds, index) => ({
-      bucket: label(bounds),
+      bucket: bucketLabel(bounds),
       min_days: bounds[0],
       max_days: bounds[1],
       customers: counts[index]!,

@@ -1,3 +1,9 @@
+import {
+  type Cancellation,
+  type CancellationTiming,
+  cancellations,
+  cancellationTimingReport,
+} from '../engine/reports/cancellation-timing.js';
 import { type ChurnReason, churnReasonsReport } from '../engine/reports/churn-reasons.js';
 import type { Clock } from './clock.js';
 import type { ReportInputs } from './report-inputs.js';
@@ -27,12 +33,12 @@ function bullet(entry: ChurnReason, currency: string): string {
 }
 
 /**
- * `/reports/churn-reasons-summary`: the cancellations of the range by the reason their
- * customers record, counted from the data, with a Markdown summary of the same figures.
+ * What the churns of a range say: the reasons their customers record (with a Markdown summary
+ * of the same figures) and how long they had been paying.
  */
-export function createChurnReasonsService(prepare: ReportInputs, clock: Clock) {
+export function createChurnService(prepare: ReportInputs, clock: Clock) {
   return {
-    async summary(
+    async reasonsSummary(
       accountId: string,
       raw: RawReportParams & { regenerate?: string },
     ): Promise<ChurnReasonsResponse> {
@@ -52,6 +58,30 @@ export function createChurnReasonsService(prepare: ReportInputs, clock: Clock) {
       const heading = `${report.total_cancellations} cancellations, ${report.comment_count} with a reason:`;
       const summary = [heading, '', ...report.reasons.map((entry) => bullet(entry, currency))].join('\n');
       return { ...common, summary };
+    },
+
+    async timing(
+      accountId: string,
+      raw: RawReportParams,
+    ): Promise<{ currency: string } & CancellationTiming> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      return {
+        currency: query.baseCurrency,
+        ...cancellationTimingReport(snapshot, { ...query, customers }, table),
+      };
+    },
+
+    async timingDetail(
+      accountId: string,
+      raw: RawReportParams,
+      page: { limit: number; offset: number },
+    ): Promise<{ currency: string; result: { count: number; list: Cancellation[] } }> {
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const list = cancellations(snapshot, { ...query, customers }, table).slice(
+        page.offset,
+        page.offset + page.limit,
+      );
+      return { currency: query.baseCurrency, result: { count: list.length, list } };
     },
   };
 }

@@ -20,7 +20,7 @@ const monthly = (
   lines: [{ plan_id: currency === 'usd' ? 'basic' : 'euro', amount, period_start: start, period_end: end }],
 });
 
-describe.each(STORE_KINDS)('/reports/churn-reasons-summary on %s', (kind) => {
+describe.each(STORE_KINDS)('churn reasons and cancellation timing on %s', (kind) => {
   let t: TestApp;
   let account: TestAccount;
 
@@ -87,6 +87,39 @@ describe.each(STORE_KINDS)('/reports/churn-reasons-summary on %s', (kind) => {
     expect(euro.reasons).toEqual([
       { reason: 'switched', cancellations: 1, churned_mrr: 10000, share_pct: 100 },
     ]);
+  });
+
+  it('times the cancellations from the start of each paid spell', async () => {
+    // a, b, c and d paid from Jun 1; the last period ends Aug 31 and the 3 grace days take the
+    // churn to Sep 4: 30 (June) + 31 + 31 + 3 = 95 days, all in 91-180. 5000 + 2000 + 10000 + 1000.
+    const timing = await t.read(account.viewerKey, '/reports/cancellation-timing?date=20260101-20261123');
+    expect(timing.summary).toEqual({ cancellations: 4, average_days: 95 });
+    expect(timing.result.find((row: { bucket: string }) => row.bucket === '91-180')).toEqual({
+      bucket: '91-180',
+      min_days: 91,
+      max_days: 180,
+      cancellations: 4,
+      churned_mrr: 18000,
+      percent: 100,
+    });
+    const detail = await t.read(account.viewerKey, '/reports/cancellation-timing-detail?limit=2&offset=1');
+    // Same day: by customer id; the page skips a.
+    expect(detail.result).toEqual({
+      count: 2,
+      list: [
+        {
+          date: '2026-09-04',
+          customer_id: 'b',
+          customer_name: 'B',
+          customer_email: null,
+          paid_start_date: '2026-06-01',
+          days_active: 95,
+          churned_mrr: 2000,
+          cancel_reason: 'too_expensive',
+        },
+        expect.objectContaining({ customer_id: 'c', churned_mrr: 10000, cancel_reason: 'switched' }),
+      ],
+    });
   });
 
   it('refuses a bad regenerate or date with 400', async () => {
