@@ -94,14 +94,21 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
     const applied = await deliver(hook, payload);
     expect(applied.statusCode, applied.body).toBe(200);
     expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe('Renamed at Chargebee');
+    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe(
+      'Renamed at Chargebee',
+    );
 
     customer.last_name = 'again';
     const replayed = await deliver(hook, payload);
     expect(replayed.json()).toEqual({ received: true, outcome: 'duplicate' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe('Renamed at Chargebee');
+    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe(
+      'Renamed at Chargebee',
+    );
 
-    const about = await deliver(hook, event('ev_plan', 'item_price_updated', { item_price: { id: 'price_basic' } }));
+    const about = await deliver(
+      hook,
+      event('ev_plan', 'item_price_updated', { item_price: { id: 'price_basic' } }),
+    );
     expect(about.json()).toEqual({ received: true, outcome: 'ignored' });
   });
 
@@ -110,7 +117,9 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
     const reversed = await connected('Reversed');
     const customer = customers[1]!;
     // At Chargebee: a new invoice, then the subscription is cancelled.
-    const invoice = structuredClone<WireObject>(fake.data.invoices.find((item) => item.customer_id === customer.id)!);
+    const invoice = structuredClone<WireObject>(
+      fake.data.invoices.find((item) => item.customer_id === customer.id)!,
+    );
     invoice.id = 'inv_late';
     invoice.linked_payments = [];
     invoice.issued_credit_notes = [];
@@ -133,7 +142,9 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
       type Row = { id: string; customer_id: string; data_source?: string } & Record<string, unknown>;
       const strip = (list: Row[]): Row[] => list.map(({ data_source, ...rest }) => rest);
       return {
-        subscriptions: strip((await t.read(side.account.adminKey, '/data/subscriptions?limit=100')).result.list),
+        subscriptions: strip(
+          (await t.read(side.account.adminKey, '/data/subscriptions?limit=100')).result.list,
+        ),
         invoices: strip((await t.read(side.account.adminKey, '/data/invoices?limit=1000')).result.list),
         mrr: await t.read(side.account.adminKey, MRR_URL),
       };
@@ -151,17 +162,26 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
     const { account } = await connected('Resync');
     const customer = fake.data.customers[2]!;
     customer.email = 'new-address@example.com';
-    const response = await t.call(account.adminKey, { method: 'POST', url: `/customers/${customer.id}/resync` });
+    const response = await t.call(account.adminKey, {
+      method: 'POST',
+      url: `/customers/${customer.id}/resync`,
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ message: 'Resync initiated' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).email).toBe('new-address@example.com');
+    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).email).toBe(
+      'new-address@example.com',
+    );
   });
 
   it('reads the customers of the events after a cursor from the events list', async () => {
     const session = chargebeeConnector(settings()).open({ apiKey: API_KEY, site: SITE });
     fake.data.events.push(
       { id: 'ev_1', occurred_at: 1_790_000_100, content: { customer: { id: customers[0]!.id } } },
-      { id: 'ev_2', occurred_at: 1_790_000_200, content: { subscription: { customer_id: customers[1]!.id } } },
+      {
+        id: 'ev_2',
+        occurred_at: 1_790_000_200,
+        content: { subscription: { customer_id: customers[1]!.id } },
+      },
     );
     const end = await session.changes!(null);
     expect(end).toEqual({ customerIds: [], cursor: '1790000200', more: false });

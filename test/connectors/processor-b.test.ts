@@ -102,7 +102,9 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
     const small = generateAccount(12, TODAY, 7);
     const flaky = await startFakeChargebee(chargebeeData(small), SITE, API_KEY, { embeddedLines: 1 });
     const services = createServices(t.services.store, t.clock, {
-      connectors: connectorRegistry([chargebeeConnector(settingsFor(flaky, { pageSize: 5, timeoutMs: 300 }))]),
+      connectors: connectorRegistry([
+        chargebeeConnector(settingsFor(flaky, { pageSize: 5, timeoutMs: 300 })),
+      ]),
       secretsKey: SECRETS_KEY,
     });
     try {
@@ -123,18 +125,26 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
       const customerCalls = flaky.requests.filter((request) => request.startsWith('GET /api/v2/customers'));
       // The key check (1 call, refused with 429, then 500, then answered), then 3 pages of 5.
       expect(customerCalls).toHaveLength(6);
-      expect(flaky.requests.filter((request) => request.startsWith('GET /api/v2/item_prices?'))).toHaveLength(3);
+      expect(flaky.requests.filter((request) => request.startsWith('GET /api/v2/item_prices?'))).toHaveLength(
+        3,
+      );
       // Invoices of more than one line are read to their end with line_items_offset.
       expect(flaky.requests.some((request) => request.includes('line_items_offset'))).toBe(true);
       const list = await t.read(account.adminKey, `/data/invoices?data_source=${id}&limit=1000`);
       expect(list.result.count).toBe(
         small.reduce((sum, customer) => sum + customer.invoices.length, 0) - small.at(-1)!.invoices.length,
       );
-      const lines = (list.result.list as { lines: unknown[] }[]).reduce((sum, invoice) => sum + invoice.lines.length, 0);
+      const lines = (list.result.list as { lines: unknown[] }[]).reduce(
+        (sum, invoice) => sum + invoice.lines.length,
+        0,
+      );
       expect(lines).toBe(
         small
           .slice(0, -1)
-          .reduce((sum, customer) => sum + customer.invoices.reduce((n, invoice) => n + invoice.lines.length, 0), 0),
+          .reduce(
+            (sum, customer) => sum + customer.invoices.reduce((n, invoice) => n + invoice.lines.length, 0),
+            0,
+          ),
       );
     } finally {
       await services.imports.close();

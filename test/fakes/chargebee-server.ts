@@ -48,7 +48,12 @@ function error(
 ) {
   res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', ...headers });
   res.end(
-    JSON.stringify({ ...body, error_code: body.api_error_code, error_msg: body.message, http_status_code: status }),
+    JSON.stringify({
+      ...body,
+      error_code: body.api_error_code,
+      error_msg: body.message,
+      http_status_code: status,
+    }),
   );
 }
 
@@ -119,7 +124,14 @@ export async function startFakeChargebee(
 
   function route(path: string, query: URLSearchParams): object | undefined | 'not_found' {
     const list = (items: WireObject[], name: string) =>
-      listPage(sorted(items.filter((item) => matches(item, query)), query), name, query);
+      listPage(
+        sorted(
+          items.filter((item) => matches(item, query)),
+          query,
+        ),
+        name,
+        query,
+      );
     if (path === '/customers') return list(data.customers, 'customer');
     const customer = /^\/customers\/([^/]+)$/.exec(path);
     if (customer) {
@@ -143,7 +155,12 @@ export async function startFakeChargebee(
     }
     if (path === '/invoices') {
       const page = list(data.invoices, 'invoice');
-      return page && { ...page, list: page.list.map((entry) => ({ invoice: invoiceView(entry.invoice as WireObject) })) };
+      return (
+        page && {
+          ...page,
+          list: page.list.map((entry) => ({ invoice: invoiceView(entry.invoice as WireObject) })),
+        }
+      );
     }
     const invoice = /^\/invoices\/([^/]+)(\/payments)?$/.exec(path);
     if (invoice) {
@@ -158,7 +175,9 @@ export async function startFakeChargebee(
       const offset = query.get('line_items_offset');
       const from = offset === null ? 0 : Number(/^\["(\d+)"\]$/.exec(offset)?.[1] ?? NaN);
       if (Number.isNaN(from)) return undefined;
-      return { invoice: invoiceView(found, from, Math.min(Number(query.get('line_items_limit') ?? embedded), 300)) };
+      return {
+        invoice: invoiceView(found, from, Math.min(Number(query.get('line_items_limit') ?? embedded), 300)),
+      };
     }
     if (path === '/credit_notes') return list(data.creditNotes, 'credit_note');
     if (path === '/events') return list(data.events, 'event');

@@ -28,7 +28,11 @@ function catalog(customers: readonly Customer[]): Catalog {
   const items: WireObject[] = [];
   const itemPrices: WireObject[] = [];
   for (const price of stripe.prices) {
-    const recurring = price.recurring as { interval: string; interval_count: number; usage_type: string } | null;
+    const recurring = price.recurring as {
+      interval: string;
+      interval_count: number;
+      usage_type: string;
+    } | null;
     const type: ItemType = recurring === null ? 'charge' : ADDONS.has(price.id) ? 'addon' : 'plan';
     typeOf.set(price.id, type);
     const itemId = `item_${price.id}`;
@@ -69,7 +73,10 @@ function catalog(customers: readonly Customer[]): Catalog {
 const CHARGEBEE_STATUS = { paid: 'paid', open: 'payment_due', void: 'voided' } as const;
 
 function invoiceTotal(invoice: Invoice): number {
-  return invoice.lines.reduce((sum, line) => sum + line.gross - line.discount + (line.inclusive ? 0 : line.tax), 0);
+  return invoice.lines.reduce(
+    (sum, line) => sum + line.gross - line.discount + (line.inclusive ? 0 : line.tax),
+    0,
+  );
 }
 
 /** The account as a Chargebee site serves it. */
@@ -140,7 +147,10 @@ export function chargebeeData(customers: readonly Customer[]): ChargebeeData {
       // Chargebee has no past-due status: dunning shows as invoices still due.
       due_invoices_count: dueInvoices.length,
       ...(dueInvoices.length > 0
-        ? { due_since: dueInvoices[0]!.created, total_dues: dueInvoices.reduce((s, i) => s + invoiceTotal(i), 0) }
+        ? {
+            due_since: dueInvoices[0]!.created,
+            total_dues: dueInvoices.reduce((s, i) => s + invoiceTotal(i), 0),
+          }
         : {}),
       subscription_items: sub.items.map((item) => ({
         item_price_id: item.planId,

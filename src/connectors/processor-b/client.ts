@@ -59,10 +59,14 @@ function redirectingClient(host: string): HttpClientInterface {
             incoming.on('end', () => {
               const responseHeaders = new Headers();
               for (const [name, value] of Object.entries(incoming.headers))
-                if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+                if (value !== undefined)
+                  responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
               const status = incoming.statusCode ?? 500;
               resolve(
-                new Response(status === 204 ? null : Buffer.concat(chunks), { status, headers: responseHeaders }),
+                new Response(status === 204 ? null : Buffer.concat(chunks), {
+                  status,
+                  headers: responseHeaders,
+                }),
               );
             });
           },
@@ -108,7 +112,14 @@ function apiError(error: unknown): ChargebeeApiError | undefined {
   return typeof status === 'number' ? (error as ChargebeeApiError) : undefined;
 }
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+]);
 
 /** A request that never got an answer: the fetch failure or socket error of either client. */
 function isNetworkError(error: unknown): boolean {

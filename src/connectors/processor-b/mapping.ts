@@ -100,7 +100,9 @@ export function mapSubscription(subscription: Subscription) {
   const status = statusOf(subscription);
   if (status === undefined) return [];
   const cancelled = subscription.status === 'cancelled';
-  const scheduled = subscription.cancelled_at !== undefined && (!cancelled || subscription.cancel_schedule_created_at !== undefined);
+  const scheduled =
+    subscription.cancelled_at !== undefined &&
+    (!cancelled || subscription.cancel_schedule_created_at !== undefined);
   const cancelAt = scheduled ? subscription.cancelled_at! : null;
   const requested = subscription.cancel_schedule_created_at ?? null;
   const started = subscription.started_at ?? subscription.start_date ?? subscription.created_at ?? 0;
@@ -115,13 +117,16 @@ export function mapSubscription(subscription: Subscription) {
       started_at: instant(started),
       cancel_requested_at: cancelAt !== null && requested !== null ? instant(requested) : null,
       cancel_at: cancelAt === null ? null : instant(cancelAt),
-      ended_at: cancelled && subscription.cancelled_at !== undefined ? instant(subscription.cancelled_at) : null,
+      ended_at:
+        cancelled && subscription.cancelled_at !== undefined ? instant(subscription.cancelled_at) : null,
       currency: subscription.currency_code,
     }));
 }
 
 /** An item price's billing period, for telling a partial (prorated) line from a whole one. */
-export type PeriodOf = (itemPriceId: string) => { period: number; unit: 'day' | 'week' | 'month' | 'year' } | undefined;
+export type PeriodOf = (
+  itemPriceId: string,
+) => { period: number; unit: 'day' | 'week' | 'month' | 'year' } | undefined;
 
 const INVOICE_STATUS: Record<Invoice['status'], string> = {
   paid: 'paid',
@@ -152,13 +157,17 @@ export function mapLine(line: LineItem, taxInclusive: boolean, periodOf: PeriodO
   const amount = gross - discount - (taxInclusive ? tax : 0);
   const period = recurring ? periodOf(line.entity_id!) : undefined;
   const prorated =
-    period !== undefined && amount !== 0 && line.date_to < addPeriod(line.date_from, period.period, period.unit) - DAY_SECONDS / 2;
+    period !== undefined &&
+    amount !== 0 &&
+    line.date_to < addPeriod(line.date_from, period.period, period.unit) - DAY_SECONDS / 2;
   const start = day(line.date_from);
   const end = day(line.date_to);
   return {
     id: line.id!,
     type: recurring ? 'subscription' : 'one_time',
-    subscription_id: recurring ? itemRecordId(line.subscription_id!, line.entity_type, line.entity_id!) : null,
+    subscription_id: recurring
+      ? itemRecordId(line.subscription_id!, line.entity_type, line.entity_id!)
+      : null,
     plan_id: recurring ? line.entity_id! : null,
     description: line.entity_description ?? line.description,
     amount: sign * amount,
@@ -224,7 +233,7 @@ export function mapInvoice(
     .filter((note) => note.status !== 'voided')
     .flatMap((note) =>
       (note.line_items ?? []).map((line) => ({
-        ...mapLine(line as LineItem, note.price_type === 'tax_inclusive', periodOf, -1),
+        ...mapLine(line, note.price_type === 'tax_inclusive', periodOf, -1),
         id: `${note.id}:${line.id}`,
       })),
     );

@@ -39,11 +39,18 @@ function parseCursor(cursor: string): { at: number; offset: string | undefined }
  * notes issued against it and the transactions of its payments, so an invoice is stored
  * whole, with its credits and transactions (the /data shape has no place for them apart).
  */
-export function chargebeeSession(apiKey: string, site: string, settings: ChargebeeApiSettings): ConnectorSession {
+export function chargebeeSession(
+  apiKey: string,
+  site: string,
+  settings: ChargebeeApiSettings,
+): ConnectorSession {
   const chargebee = chargebeeClient(apiKey, site, settings);
   const call = <T>(fn: () => Promise<T>) => callChargebee(fn, settings.retry);
   const limit = Math.min(settings.pageSize ?? 100, 100);
-  const from = (cursor: string | null): ListParams => ({ limit, ...(cursor === null ? {} : { offset: cursor }) });
+  const from = (cursor: string | null): ListParams => ({
+    limit,
+    ...(cursor === null ? {} : { offset: cursor }),
+  });
   /** Item prices read so far, by id: their periods tell prorated lines from whole ones. */
   const itemPrices = new Map<string, ItemPrice>();
 
@@ -72,7 +79,10 @@ export function chargebeeSession(apiKey: string, site: string, settings: Chargeb
 
   function plansOf(prices: readonly ItemPrice[], items: ReadonlyMap<string, Item>) {
     for (const price of prices) itemPrices.set(price.id, price);
-    return prices.flatMap((price) => mapItemPrice(price, price.item_id === undefined ? undefined : items.get(price.item_id)) ?? []);
+    return prices.flatMap(
+      (price) =>
+        mapItemPrice(price, price.item_id === undefined ? undefined : items.get(price.item_id)) ?? [],
+    );
   }
 
   /** Reads the item prices named and not yet known (a resumed import, a resync). */
@@ -106,7 +116,9 @@ export function chargebeeSession(apiKey: string, site: string, settings: Chargeb
   }
 
   async function creditNotesOf(invoices: readonly Invoice[]): Promise<Map<string, CreditNote[]>> {
-    const ids = invoices.filter((invoice) => (invoice.issued_credit_notes ?? []).length > 0).map((invoice) => invoice.id);
+    const ids = invoices
+      .filter((invoice) => (invoice.issued_credit_notes ?? []).length > 0)
+      .map((invoice) => invoice.id);
     const byInvoice = new Map<string, CreditNote[]>();
     for (const chunk of chunks(ids, IN_CHUNK)) {
       const found = await all((params) =>
@@ -127,16 +139,23 @@ export function chargebeeSession(apiKey: string, site: string, settings: Chargeb
   }
 
   async function invoiceRecords(invoices: readonly Invoice[]) {
-    const all = await Promise.all(invoices.map(async (invoice) => ({ invoice, lines: await linesOf(invoice) })));
+    const all = await Promise.all(
+      invoices.map(async (invoice) => ({ invoice, lines: await linesOf(invoice) })),
+    );
     const credits = await creditNotesOf(invoices);
     await knowPrices(
-      [...all.flatMap(({ lines }) => lines), ...[...credits.values()].flat().flatMap((note) => note.line_items ?? [])]
+      [
+        ...all.flatMap(({ lines }) => lines),
+        ...[...credits.values()].flat().flatMap((note) => note.line_items ?? []),
+      ]
         .filter((line) => line.entity_type === 'plan_item_price' || line.entity_type === 'addon_item_price')
         .flatMap((line) => (line.entity_id === undefined ? [] : [line.entity_id])),
     );
     const records = [];
     for (const { invoice, lines } of all)
-      records.push(mapInvoice(invoice, lines, credits.get(invoice.id) ?? [], await paymentsOf(invoice), periodOf));
+      records.push(
+        mapInvoice(invoice, lines, credits.get(invoice.id) ?? [], await paymentsOf(invoice), periodOf),
+      );
     return records;
   }
 
