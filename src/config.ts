@@ -68,29 +68,30 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
   };
 }
 
-function apiProtocol(env: NodeJS.ProcessEnv, name: string): 'http' | 'https' | undefined {
-  const protocol = env[name] || undefined;
+/** The Chargebee API address, overridable so a test (or a proxy) can stand in for {site}.chargebee.com. */
+function chargebeeSettings(env: NodeJS.ProcessEnv): ConnectorSettings['chargebee'] {
+  const protocol = env.CHARGEBEE_API_PROTOCOL || undefined;
   if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
-    throw new Error(`${name} must be http or https, got "${protocol}"`);
-  return protocol;
+    throw new Error(`CHARGEBEE_API_PROTOCOL must be http or https, got "${protocol}"`);
+  return {
+    host: env.CHARGEBEE_API_HOST || undefined,
+    port: env.CHARGEBEE_API_PORT ? integer(env, 'CHARGEBEE_API_PORT', 443, 1) : undefined,
+    protocol,
+  };
 }
 
-/**
- * The Stripe and Chargebee API addresses, overridable so a test (or a proxy) can stand in for
- * api.stripe.com and {site}.chargebee.com.
- */
+/** The Stripe API address, overridable so a test (or a proxy) can stand in for api.stripe.com. */
 function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
+  const protocol = env.STRIPE_API_PROTOCOL || undefined;
+  if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
+    throw new Error(`STRIPE_API_PROTOCOL must be http or https, got "${protocol}"`);
   return {
     stripe: {
       host: env.STRIPE_API_HOST || undefined,
       port: env.STRIPE_API_PORT ? integer(env, 'STRIPE_API_PORT', 443, 1) : undefined,
-      protocol: apiProtocol(env, 'STRIPE_API_PROTOCOL'),
+      protocol,
     },
-    chargebee: {
-      host: env.CHARGEBEE_API_HOST || undefined,
-      port: env.CHARGEBEE_API_PORT ? integer(env, 'CHARGEBEE_API_PORT', 443, 1) : undefined,
-      protocol: apiProtocol(env, 'CHARGEBEE_API_PROTOCOL'),
-    },
+    chargebee: chargebeeSettings(env),
   };
 }
 
