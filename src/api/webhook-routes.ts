@@ -22,9 +22,10 @@ export function webhookRoutes(services: Services): FastifyPluginAsyncZod {
         config: { public: true },
         schema: {
           tags: ['Data sources'],
-          summary: "Receive a billing system's event for a connected source (checked with its webhook secret)",
+          summary:
+            "Receive a billing system's event for a connected source (checked with its webhook secret)",
           description:
-            'processor-a checks the Stripe-Signature header; see docs/connectors.md for each system.',
+            'processor-a checks the Stripe-Signature header, processor-b the password of the Basic Authorization header; see docs/connectors.md for each system.',
           params: z.object({
             type: z.enum(PROCESSOR_TYPES, { error: `must be one of ${PROCESSOR_TYPES.join(', ')}` }),
             accountId: z.uuid({ error: 'must be a UUID' }),
