@@ -162,16 +162,10 @@ export async function startFakeChargebee(
         }
       );
     }
-    const invoice = /^\/invoices\/([^/]+)(\/payments)?$/.exec(path);
+    const invoice = /^\/invoices\/([^/]+)$/.exec(path);
     if (invoice) {
       const found = data.invoices.find((item) => item.id === decodeURIComponent(invoice[1]!));
       if (!found) return 'not_found';
-      if (invoice[2]) {
-        const paid = data.transactions.filter((txn) =>
-          (txn.linked_invoices as { invoice_id: string }[]).some((link) => link.invoice_id === found.id),
-        );
-        return list(paid, 'transaction');
-      }
       const offset = query.get('line_items_offset');
       const from = offset === null ? 0 : Number(/^\["(\d+)"\]$/.exec(offset)?.[1] ?? NaN);
       if (Number.isNaN(from)) return undefined;
@@ -180,6 +174,7 @@ export async function startFakeChargebee(
       };
     }
     if (path === '/credit_notes') return list(data.creditNotes, 'credit_note');
+    if (path === '/transactions') return list(data.transactions, 'transaction');
     if (path === '/events') return list(data.events, 'event');
     return 'not_found';
   }

@@ -132,31 +132,39 @@ export function chargebeeSession(
     return byInvoice;
   }
 
-  async function paymentsOf(invoice: Invoice): Promise<Transaction[]> {
-    if ((invoice.linked_payments ?? []).length === 0) return [];
-    const found = await all((params) => chargebee.transaction.paymentsForInvoice(invoice.id, params));
-    return found.map(({ transaction }) => transaction);
+  /** The payment transactions of the invoices, by id: a few `id[in]` reads per page, not one per invoice. */
+  async function transactionsOf(invoices: readonly Invoice[]): Promise<Map<string, Transaction>> {
+    const ids = [
+      ...new Set(
+        invoices.flatMap((invoice) => (invoice.linked_payments ?? []).map((payment) => payment.txn_id)),
+      ),
+    ];
+    const byId = new Map<string, Transaction>();
+    for (const chunk of chunks(ids, IN_CHUNK)) {
+      const found = await all((params) => chargebee.transaction.list({ ...params, id: { in: chunk } }));
+      for (const { transaction } of found) byId.set(transaction.id, transaction);
+    }
+    return byId;
   }
 
   async function invoiceRecords(invoices: readonly Invoice[]) {
-    const all = await Promise.all(
-      invoices.map(async (invoice) => ({ invoice, lines: await linesOf(invoice) })),
-    );
+    const withLines = [];
+    for (const invoice of invoices) withLines.push({ invoice, lines: await linesOf(invoice) });
     const credits = await creditNotesOf(invoices);
+    const transactions = await transactionsOf(invoices);
     await knowPrices(
       [
-        ...all.flatMap(({ lines }) => lines),
+        ...withLines.flatMap(({ lines }) => lines),
         ...[...credits.values()].flat().flatMap((note) => note.line_items ?? []),
       ]
         .filter((line) => line.entity_type === 'plan_item_price' || line.entity_type === 'addon_item_price')
         .flatMap((line) => (line.entity_id === undefined ? [] : [line.entity_id])),
     );
-    const records = [];
-    for (const { invoice, lines } of all)
-      records.push(
-        mapInvoice(invoice, lines, credits.get(invoice.id) ?? [], await paymentsOf(invoice), periodOf),
-      );
-    return records;
+    return withLines.map(({ invoice, lines }) => {
+      const paid = new Set((invoice.linked_payments ?? []).map((payment) => payment.txn_id));
+      const payments = [...paid].flatMap((id) => transactions.get(id) ?? []);
+      return mapInvoice(invoice, lines, credits.get(invoice.id) ?? [], payments, periodOf);
+    });
   }
 
   const kinds: Record<string, (cursor: string | null) => Promise<SourcePage>> = {
