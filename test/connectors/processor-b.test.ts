@@ -210,3 +210,38 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
     expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
   });
 });
+
+describe('processor-b session read from the middle (a resumed import)', () => {
+  it('reads the item prices that invoice lines name, to tell prorated lines from whole ones', async () => {
+    const customers = generateAccount(80, TODAY, 15);
+    const upgraded = customers.find((customer) =>
+      customer.invoices.some((invoice) => invoice.lines.some((line) => line.proration)),
+    )!;
+    const fake = await startFakeChargebee(chargebeeData([upgraded]), SITE, API_KEY);
+    try {
+      const session = chargebeeConnector(settingsFor(fake)).open({ apiKey: API_KEY, site: SITE });
+      const page = await session.page('invoices', null);
+      expect(fake.requests.some((request) => /^GET \/api\/v2\/item_prices\?.*id\[in\]=/.test(request))).toBe(
+        true,
+      );
+      type Line = { id: string; prorated: boolean; amount: number };
+      const lines = (page.records.invoices as { lines: Line[] }[]).flatMap((invoice) => invoice.lines);
+      const expected = upgraded.invoices.flatMap((invoice) => invoice.lines);
+      // The credit is a credit note's line, the charge the invoice's own.
+      expect(
+        lines
+          .filter((line) => line.prorated)
+          .map((line) => line.amount)
+          .sort((a, b) => a - b),
+      ).toEqual(
+        expected
+          .filter((line) => line.proration)
+          .map((line) => line.gross - line.discount - (line.inclusive ? line.tax : 0))
+          .sort((a, b) => a - b),
+      );
+      expect(lines).toHaveLength(expected.length);
+    } finally {
+      await fake.close();
+    }
+  });
+});

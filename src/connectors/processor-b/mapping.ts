@@ -240,7 +240,8 @@ export function mapInvoice(
   return {
     id: invoice.id,
     customer_id: invoice.customer_id,
-    date: day(invoice.date ?? 0),
+    // A pending invoice may have no date yet: when it was generated stands in.
+    date: day(invoice.date ?? invoice.generated_at ?? invoice.updated_at ?? 0),
     due_date: invoice.due_date === undefined ? null : day(invoice.due_date),
     currency: invoice.currency_code,
     status: INVOICE_STATUS[invoice.status] ?? 'open',
