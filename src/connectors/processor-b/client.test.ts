@@ -57,7 +57,15 @@ describe('callChargebee', () => {
     await expect(fail(answer(401, { message: 'Invalid api key' }))).rejects.toEqual(
       new ConnectorError('Chargebee: Invalid api key (HTTP 401)'),
     );
-    await expect(fail(answer(404))).rejects.toBeInstanceOf(NotFoundAtChargebee);
+    await expect(fail(answer(404, { api_error_code: 'resource_not_found' }))).rejects.toBeInstanceOf(
+      NotFoundAtChargebee,
+    );
+    // An unknown site is no missing object: nothing may be taken for deleted.
+    const site = await fail(answer(404, { api_error_code: 'site_not_found' })).catch(
+      (error: unknown) => error,
+    );
+    expect(site).toBeInstanceOf(ConnectorError);
+    expect(site).not.toBeInstanceOf(NotFoundAtChargebee);
     await expect(fail(answer(400, { param: 'offset' }))).rejects.toBeInstanceOf(CursorLostError);
   });
 });

@@ -157,7 +157,8 @@ export async function callChargebee<T>(
     if (api !== undefined) {
       const message = `Chargebee: ${api.message ?? api.api_error_code ?? 'request failed'} (HTTP ${api.http_status_code})`;
       if (api.param === 'offset') throw new CursorLostError(message);
-      if (api.http_status_code === 404) throw new NotFoundAtChargebee(message);
+      // Not a 404 for an unknown site: only the object named is missing.
+      if (api.api_error_code === 'resource_not_found') throw new NotFoundAtChargebee(message);
       throw new ConnectorError(message);
     }
     if (isNetworkError(error)) throw new ConnectorError(`Chargebee: ${(error as Error).message}`);
@@ -165,7 +166,7 @@ export async function callChargebee<T>(
   }
 }
 
-/** Chargebee says the object does not exist (a deleted customer, an unknown site). */
+/** Chargebee says the object asked for does not exist (a deleted customer). */
 export class NotFoundAtChargebee extends ConnectorError {
   override name = 'NotFoundAtChargebee';
 }
