@@ -169,7 +169,7 @@ export function mapLine(line: LineItem, taxInclusive: boolean, periodOf: PeriodO
       ? itemRecordId(line.subscription_id!, line.entity_type, line.entity_id!)
       : null,
     plan_id: recurring ? line.entity_id! : null,
-    description: line.entity_description ?? line.description,
+    description: line.description || line.entity_description || null,
     amount: sign * amount,
     quantity: line.quantity ?? 1,
     period_start: start,
