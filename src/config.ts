@@ -68,6 +68,18 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
   };
 }
 
+/** The Chargebee API address, overridable so a test (or a proxy) can stand in for {site}.chargebee.com. */
+function chargebeeSettings(env: NodeJS.ProcessEnv): ConnectorSettings['chargebee'] {
+  const protocol = env.CHARGEBEE_API_PROTOCOL || undefined;
+  if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
+    throw new Error(`CHARGEBEE_API_PROTOCOL must be http or https, got "${protocol}"`);
+  return {
+    host: env.CHARGEBEE_API_HOST || undefined,
+    port: env.CHARGEBEE_API_PORT ? integer(env, 'CHARGEBEE_API_PORT', 443, 1) : undefined,
+    protocol,
+  };
+}
+
 /** The Stripe API address, overridable so a test (or a proxy) can stand in for api.stripe.com. */
 function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
   const protocol = env.STRIPE_API_PROTOCOL || undefined;
@@ -79,6 +91,7 @@ function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
       port: env.STRIPE_API_PORT ? integer(env, 'STRIPE_API_PORT', 443, 1) : undefined,
       protocol,
     },
+    chargebee: chargebeeSettings(env),
   };
 }
 

@@ -283,7 +283,7 @@ export function createImportControl(deps: {
       }
       const records =
         event.customerId === null
-          ? {}
+          ? undefined
           : await (await sessionOf(accountId, source)).customerRecords?.(event.customerId);
       const written = await pages.writeCustomer(accountId, source.id, records || {}, event.id);
       if (written === false) return 'duplicate';

@@ -1,0 +1,269 @@
+import type { CreditNote, Customer, Invoice, Item, ItemPrice, Subscription, Transaction } from 'chargebee';
+
+// Chargebee objects (product catalog 2.0) in, `/data/*` records out; pure functions, so each
+// rule has a test. The rules and their reasons are in docs/connectors.md ("processor-b: Chargebee").
+
+const DAY_SECONDS = 86_400;
+
+function instant(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
+function day(seconds: number): string {
+  return instant(seconds).slice(0, 10);
+}
+
+/** The same instant `count` units later, months clamped to the month's end as Chargebee bills them. */
+function addPeriod(seconds: number, count: number, unit: 'day' | 'week' | 'month' | 'year'): number {
+  if (unit === 'day' || unit === 'week') return seconds + count * (unit === 'day' ? 1 : 7) * DAY_SECONDS;
+  const months = unit === 'year' ? 12 * count : count;
+  const date = new Date(seconds * 1000);
+  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(date.getUTCDate(), last));
+  target.setUTCHours(date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds());
+  return target.getTime() / 1000;
+}
+
+/** A customer needs a name or an email; Chargebee requires neither, so the company or id stands in. */
+export function mapCustomer(customer: Customer) {
+  const person = [customer.first_name, customer.last_name].filter(Boolean).join(' ').trim();
+  const name = person || customer.company || (customer.email ? null : customer.id);
+  return {
+    id: customer.id,
+    name,
+    email: customer.email ?? null,
+    created_date: instant(customer.created_at),
+    country: customer.billing_address?.country ?? null,
+    currency: customer.preferred_currency_code ?? null,
+  };
+}
+
+/**
+ * A recurring item price (of a plan or an addon item: both have a period) is a plan; a charge
+ * has no period and is not one (its lines are one-time revenue). The item gives the product
+ * name and whether it is metered.
+ */
+export function mapItemPrice(price: ItemPrice, item: Item | undefined) {
+  if (price.item_type === 'charge' || price.period === undefined || price.period_unit === undefined)
+    return undefined;
+  return {
+    id: price.id,
+    name: price.external_name ?? price.name,
+    billing_freq: price.period_unit,
+    billing_freq_count: price.period,
+    pricing_model: item?.metered ? 'metered' : 'licensed',
+    product_name: item ? (item.external_name ?? item.name) : null,
+    currency: price.currency_code,
+  };
+}
+
+/**
+ * The record id of a subscription item. Chargebee's items have no ids: the plan item (one per
+ * subscription) is the subscription's own id, so a plan change keeps the record; an addon is
+ * the subscription id and its item price id. Invoice lines name the same.
+ */
+export function itemRecordId(subscriptionId: string, itemType: string, itemPriceId: string): string {
+  return itemType === 'plan' || itemType === 'plan_item_price'
+    ? subscriptionId
+    : `${subscriptionId}:${itemPriceId}`;
+}
+
+type Status = 'active' | 'trialing' | 'past_due' | 'canceled' | 'ended';
+
+function statusOf(subscription: Subscription): Status | undefined {
+  switch (subscription.status) {
+    case 'in_trial':
+      return 'trialing';
+    case 'active':
+    case 'non_renewing':
+      // Chargebee has no past-due status: dunning shows as invoices still due.
+      return (subscription.due_invoices_count ?? 0) > 0 ? 'past_due' : 'active';
+    case 'cancelled':
+      return 'canceled';
+    // Paused: the record stops carrying revenue and its invoices decide; moved to another customer: ended here.
+    case 'paused':
+    case 'transferred':
+      return 'ended';
+    // A future subscription has not started: it is read again once it has.
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * One record per recurring subscription item (plan and addons; charges are one-time lines),
+ * each with its item price and quantity. `cancelled_at` is when a cancelled subscription ended,
+ * or, on a live one, when its scheduled cancellation takes effect.
+ */
+export function mapSubscription(subscription: Subscription) {
+  const status = statusOf(subscription);
+  if (status === undefined) return [];
+  const cancelled = subscription.status === 'cancelled';
+  const scheduled =
+    subscription.cancelled_at !== undefined &&
+    (!cancelled || subscription.cancel_schedule_created_at !== undefined);
+  const cancelAt = scheduled ? subscription.cancelled_at! : null;
+  const requested = subscription.cancel_schedule_created_at ?? null;
+  const started = subscription.started_at ?? subscription.start_date ?? subscription.created_at ?? 0;
+  return (subscription.subscription_items ?? [])
+    .filter((item) => item.item_type !== 'charge')
+    .map((item) => ({
+      id: itemRecordId(subscription.id, item.item_type, item.item_price_id),
+      customer_id: subscription.customer_id,
+      plan_id: item.item_price_id,
+      quantity: item.quantity ?? 1,
+      status,
+      started_at: instant(started),
+      cancel_requested_at: cancelAt !== null && requested !== null ? instant(requested) : null,
+      cancel_at: cancelAt === null ? null : instant(cancelAt),
+      ended_at:
+        cancelled && subscription.cancelled_at !== undefined ? instant(subscription.cancelled_at) : null,
+      currency: subscription.currency_code,
+    }));
+}
+
+/** An item price's billing period, for telling a partial (prorated) line from a whole one. */
+export type PeriodOf = (
+  itemPriceId: string,
+) => { period: number; unit: 'day' | 'week' | 'month' | 'year' } | undefined;
+
+const INVOICE_STATUS: Record<Invoice['status'], string> = {
+  paid: 'paid',
+  posted: 'open',
+  payment_due: 'open',
+  // Dunning gave up: the invoice stays unpaid.
+  not_paid: 'uncollectible',
+  voided: 'void',
+  pending: 'draft',
+};
+
+type LineItem = NonNullable<Invoice['line_items']>[number];
+
+/**
+ * Our line amount is after discounts and before tax; Chargebee's is before discounts and
+ * includes the tax when the invoice's prices are tax-inclusive. Chargebee marks no proration:
+ * a subscription line shorter than its item price's period is one. `sign` is -1 for a credit
+ * note's line, a credit against the invoice it adjusts.
+ */
+export function mapLine(line: LineItem, taxInclusive: boolean, periodOf: PeriodOf, sign: 1 | -1 = 1) {
+  const recurring =
+    line.subscription_id !== undefined &&
+    line.entity_id !== undefined &&
+    (line.entity_type === 'plan_item_price' || line.entity_type === 'addon_item_price');
+  const discount = line.discount_amount ?? 0;
+  const tax = line.tax_amount ?? 0;
+  const gross = line.amount ?? line.unit_amount * (line.quantity ?? 1);
+  const amount = gross - discount - (taxInclusive ? tax : 0);
+  const period = recurring ? periodOf(line.entity_id!) : undefined;
+  const prorated =
+    period !== undefined &&
+    amount !== 0 &&
+    line.date_to < addPeriod(line.date_from, period.period, period.unit) - DAY_SECONDS / 2;
+  const start = day(line.date_from);
+  const end = day(line.date_to);
+  return {
+    id: line.id!,
+    type: recurring ? 'subscription' : 'one_time',
+    subscription_id: recurring
+      ? itemRecordId(line.subscription_id!, line.entity_type, line.entity_id!)
+      : null,
+    plan_id: recurring ? line.entity_id! : null,
+    description: line.description || line.entity_description || null,
+    amount: sign * amount,
+    quantity: line.quantity ?? 1,
+    period_start: start,
+    // A one-time charge's period is an instant; as days it is the day it falls on.
+    period_end: end > start ? end : day(line.date_from + DAY_SECONDS),
+    // A credit takes nothing off; its own discount lowered what it credits.
+    discount: sign === 1 ? discount : 0,
+    tax: sign * tax,
+    prorated,
+  };
+}
+
+const FAILED = new Set(['failure', 'timeout', 'late_failure']);
+
+/**
+ * A payment transaction is a payment (failed attempts `failed`, pending and voided ones not
+ * yet anything), and each of its refunds a refund. A payment shared by several invoices counts
+ * on each with what it paid of it, under an id made unique per invoice.
+ */
+export function mapTransaction(transaction: Transaction, invoiceId: string) {
+  if (transaction.type !== 'payment') return [];
+  const status = transaction.status ?? 'in_progress';
+  if (status !== 'success' && !FAILED.has(status)) return [];
+  const links = transaction.linked_invoices ?? [];
+  const applied = links.find((link) => link.invoice_id === invoiceId)?.applied_amount;
+  const payment = {
+    id: links.length > 1 ? `${transaction.id}:${invoiceId}` : transaction.id,
+    date: instant(transaction.date ?? 0),
+    type: 'payment',
+    result: status === 'success' ? 'successful' : 'failed',
+    amount: status === 'success' && applied !== undefined ? applied : (transaction.amount ?? 0),
+    payment_method: transaction.payment_method ?? null,
+  };
+  if (status !== 'success') return [payment];
+  const refunds = (transaction.linked_refunds ?? [])
+    .filter((refund) => refund.txn_status === 'success' || FAILED.has(refund.txn_status))
+    .map((refund) => ({
+      id: refund.txn_id,
+      date: instant(refund.txn_date),
+      type: 'refund',
+      result: refund.txn_status === 'success' ? 'successful' : 'failed',
+      amount: refund.txn_amount,
+      payment_method: payment.payment_method,
+    }));
+  return [payment, ...refunds];
+}
+
+/**
+ * An invoice with all its lines, the lines of the credit notes issued against it (as credits)
+ * and the transactions of its payments.
+ */
+export function mapInvoice(
+  invoice: Invoice,
+  lines: readonly LineItem[],
+  creditNotes: readonly CreditNote[],
+  transactions: readonly Transaction[],
+  periodOf: PeriodOf,
+) {
+  const inclusive = invoice.price_type === 'tax_inclusive';
+  const credits = creditNotes
+    .filter((note) => note.status !== 'voided')
+    .flatMap((note) =>
+      (note.line_items ?? []).map((line) => ({
+        ...mapLine(line, note.price_type === 'tax_inclusive', periodOf, -1),
+        id: `${note.id}:${line.id}`,
+      })),
+    );
+  return {
+    id: invoice.id,
+    customer_id: invoice.customer_id,
+    // A pending invoice may have no date yet: when it was generated stands in.
+    date: day(invoice.date ?? invoice.generated_at ?? invoice.updated_at ?? 0),
+    due_date: invoice.due_date === undefined ? null : day(invoice.due_date),
+    currency: invoice.currency_code,
+    status: INVOICE_STATUS[invoice.status] ?? 'open',
+    // Chargebee's invoice id is its number.
+    number: invoice.id,
+    description: null,
+    payment_date: invoice.paid_at === undefined ? null : day(invoice.paid_at),
+    lines: [...lines.map((line) => mapLine(line, inclusive, periodOf)), ...credits],
+    transactions: transactions
+      .flatMap((transaction) => mapTransaction(transaction, invoice.id))
+      .sort((a, b) => a.date.localeCompare(b.date)),
+  };
+}
+
+/** The customer an event concerns: the customer in its content, or the one its object names. */
+export function eventCustomer(content: Record<string, unknown> | undefined): string | null {
+  if (!content) return null;
+  const customer = content.customer as { id?: unknown } | undefined;
+  if (typeof customer?.id === 'string') return customer.id;
+  for (const key of ['subscription', 'invoice', 'credit_note', 'transaction', 'payment_source', 'card']) {
+    const object = content[key] as { customer_id?: unknown } | undefined;
+    if (typeof object?.customer_id === 'string') return object.customer_id;
+  }
+  return null;
+}
