@@ -28,7 +28,7 @@ function addMonths(s: number, months: number): number {
   return target.getTime() / 1000;
 }
 
-interface Plan {
+export interface Plan {
   id: string;
   name: string;
   currency: string;
@@ -57,7 +57,7 @@ const PLANS: Plan[] = [
 const ONE_TIME_PRICE = { id: 'price_setup', name: 'Setup fee', currency: 'usd', amount: 5000 };
 const plan = (id: string) => PLANS.find((p) => p.id === id)!;
 
-interface Line {
+export interface Line {
   id: string;
   itemId: string | null;
   planId: string | null;
@@ -73,7 +73,7 @@ interface Line {
   description: string;
 }
 
-interface Charge {
+export interface Charge {
   id: string;
   created: number;
   amount: number;
@@ -81,7 +81,7 @@ interface Charge {
   refund: number;
 }
 
-interface Invoice {
+export interface Invoice {
   id: string;
   created: number;
   status: 'paid' | 'open' | 'void';
@@ -90,7 +90,7 @@ interface Invoice {
   charges: Charge[];
 }
 
-interface Customer {
+export interface Customer {
   id: string;
   name: string;
   email: string;
