@@ -98,7 +98,7 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
     expect(fromApi.result.length).toBe(13);
   }, 600_000);
 
-  it('retries 429 after X-RateLimit-Reset, 5xx and timeouts, and reads every page', async () => {
+  it('retries 429 after X-RateLimit-Reset or Retry-After, 5xx and timeouts, and reads every page', async () => {
     const small = generateAccount(12, TODAY, 7);
     const flaky = await startFakeRecurly(recurlyData(small), API_KEY);
     const waits: number[] = [];
@@ -120,14 +120,17 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
         { status: 429, headers: { 'x-ratelimit-reset': resetIn30s }, path: '/accounts' },
         { status: 500, path: '/accounts' },
         { status: 503, path: '/invoices' },
+        // A proxy's 429, with Retry-After rather than Recurly's headers.
+        { status: 429, headers: { 'retry-after': '20' }, path: '/subscriptions' },
         { status: 200, delayMs: 1000, path: '/plans' },
       );
       await services.imports.connectByKey(account.id, id, { apiKey: API_KEY });
       await services.imports.settled(account.id, id);
       expect(await services.imports.progress(account.id, id)).toMatchObject({ phase: 'done', failedCount: 0 });
-      // The 429 asked to wait until its reset, about 30 s; the others backed off.
-      expect(Math.max(...waits)).toBeGreaterThan(25_000);
-      expect(waits.length).toBe(4);
+      // The 429s asked to wait until the reset, about 30 s, and 20 s; the others backed off.
+      expect(waits.length).toBe(5);
+      expect(waits.filter((ms) => ms > 25_000 && ms <= 30_000)).toHaveLength(1);
+      expect(waits.filter((ms) => ms > 18_000 && ms <= 21_000)).toHaveLength(1);
       const accountCalls = flaky.requests.filter((request) => request.startsWith('GET /accounts'));
       // 3 pages of 5 (11 accounts), the first asked three times (429, 500, then answered).
       expect(accountCalls).toHaveLength(5);

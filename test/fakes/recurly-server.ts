@@ -22,6 +22,7 @@ export interface RecurlyData {
 /** An answer to force on the next matching requests. */
 export interface Fault {
   status: number;
+  /** A 429 gets Recurly's X-RateLimit-* headers (reset now) unless these give `retry-after`. */
   headers?: Record<string, string>;
   /** Answers after this many milliseconds (a client timeout shorter than it fails first). */
   delayMs?: number;
@@ -171,7 +172,7 @@ export async function startFakeRecurly(data: RecurlyData, apiKey: string): Promi
       const [fault] = faults.splice(index, 1);
       const [type, message] = ERROR_TYPES[fault!.status] ?? ['internal_server_error', 'Unexpected error'];
       const headers =
-        fault!.status === 429
+        fault!.status === 429 && !fault!.headers?.['retry-after']
           ? {
               'x-ratelimit-limit': '2000',
               'x-ratelimit-remaining': '0',

@@ -35,12 +35,18 @@ class AddressedHttpAdapter extends DefaultHttpAdapter {
     super({ timeout });
   }
 
-  override execute(method: string, url: string, headers: Record<string, string>, body: string | null) {
+  override async execute(method: string, url: string, headers: Record<string, string>, body: string | null) {
     const target = new URL(url);
     if (this.settings.protocol !== undefined) target.protocol = `${this.settings.protocol}:`;
     if (this.settings.host !== undefined) target.hostname = this.settings.host;
     if (this.settings.port !== undefined) target.port = String(this.settings.port);
-    return super.execute(method, target.toString(), headers, body);
+    const response = await super.execute(method, target.toString(), headers, body);
+    // The package reads only `X-RateLimit-Reset` (what Recurly sends); a 429 that says
+    // `Retry-After` instead (a proxy's) is given the reset it means.
+    const retryAfter = Number(response.headers['retry-after']);
+    if (response.statusCode === 429 && !response.headers['x-ratelimit-reset'] && Number.isFinite(retryAfter))
+      response.headers['x-ratelimit-reset'] = String(Math.ceil(Date.now() / 1000 + retryAfter));
+    return response;
   }
 }
 
