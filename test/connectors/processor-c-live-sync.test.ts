@@ -161,11 +161,15 @@ describe.each(STORE_KINDS)('processor-c live sync and resync on %s', (kind) => {
   it('re-imports a customer from Recurly on POST /customers/{id}/resync', async () => {
     const { account } = await connected('Resync');
     const wire = fake.data.accounts[2]!;
+    const code = String(wire.code);
     wire.email = 'new-address@example.com';
-    const response = await t.call(account.adminKey, { method: 'POST', url: `/customers/${wire.code}/resync` });
+    const response = await t.call(account.adminKey, {
+      method: 'POST',
+      url: `/customers/${code}/resync`,
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ message: 'Resync initiated' });
-    expect((await t.read(account.adminKey, `/data/customers/${wire.code}`)).email).toBe('new-address@example.com');
+    expect((await t.read(account.adminKey, `/data/customers/${code}`)).email).toBe('new-address@example.com');
   });
 
   it('answers 404 for a source that takes no webhooks', async () => {
@@ -190,7 +194,9 @@ describe.each(STORE_KINDS)('processor-c live sync and resync on %s', (kind) => {
     expect((await session.changes!(start.cursor)).customerIds).toEqual([]);
     const later = new Date(Date.parse(start.cursor) + 1000).toISOString();
     fake.data.accounts[3]!.updated_at = later;
-    const sub = fake.data.subscriptions.find((item) => (item.account as { code: string }).code === customers[4]!.id)!;
+    const sub = fake.data.subscriptions.find(
+      (item) => (item.account as { code: string }).code === customers[4]!.id,
+    )!;
     sub.updated_at = later;
     const changed = await session.changes!(start.cursor);
     expect(changed.customerIds).toEqual([customers[3]!.id, customers[4]!.id].sort());

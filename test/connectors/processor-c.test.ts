@@ -126,7 +126,10 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
       );
       await services.imports.connectByKey(account.id, id, { apiKey: API_KEY });
       await services.imports.settled(account.id, id);
-      expect(await services.imports.progress(account.id, id)).toMatchObject({ phase: 'done', failedCount: 0 });
+      expect(await services.imports.progress(account.id, id)).toMatchObject({
+        phase: 'done',
+        failedCount: 0,
+      });
       // The 429s asked to wait until the reset, about 30 s, and 20 s; the others backed off.
       expect(waits.length).toBe(5);
       expect(waits.filter((ms) => ms > 25_000 && ms <= 30_000)).toHaveLength(1);
@@ -182,7 +185,9 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
       payload: { api_key: 'wrong_key' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'Recurly refused the key: Recurly: Invalid API key (HTTP 401)' });
+    expect(response.json()).toEqual({
+      error: 'Recurly refused the key: Recurly: Invalid API key (HTTP 401)',
+    });
     expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
     expect((await t.read(account.adminKey, '/data/customers?limit=10')).result.count).toBe(0);
   });

@@ -74,10 +74,10 @@ function listPage(items: readonly RecurlyObject[], path: string, query: URLSearc
   const limit = Math.min(Number(query.get('limit') ?? 20), 200);
   const begin = query.get('begin_time');
   const end = query.get('end_time');
-  const key = (item: RecurlyObject) => `${Date.parse(item[sort] as string)}\u0000${item.id}`;
+  const key = (item: RecurlyObject) => `${Date.parse(item[sort])}\u0000${item.id}`;
   let sorted = items
-    .filter((item) => begin === null || Date.parse(item[sort] as string) >= Date.parse(begin))
-    .filter((item) => end === null || Date.parse(item[sort] as string) <= Date.parse(end))
+    .filter((item) => begin === null || Date.parse(item[sort]) >= Date.parse(begin))
+    .filter((item) => end === null || Date.parse(item[sort]) <= Date.parse(end))
     .map((item) => ({ item, key: key(item) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (desc) sorted = sorted.reverse();
@@ -128,7 +128,10 @@ export async function startFakeRecurly(data: RecurlyData, apiKey: string): Promi
   }
 
   function route(path: string, query: URLSearchParams): object | undefined {
-    const list = (items: readonly RecurlyObject[], view: (item: RecurlyObject) => object = (item) => item) => {
+    const list = (
+      items: readonly RecurlyObject[],
+      view: (item: RecurlyObject) => object = (item) => item,
+    ) => {
       const page = listPage(items, path, query);
       return { ...page, data: page.data.map(view) };
     };
@@ -165,9 +168,10 @@ export async function startFakeRecurly(data: RecurlyData, apiKey: string): Promi
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     if (req.headers.accept !== `application/vnd.recurly.${API_VERSION}`)
       return error(res, 406, 'invalid_api_version', 'Please request a supported API version');
-    if (req.headers.authorization !== expectedAuth)
-      return error(res, 401, 'unauthorized', 'Invalid API key');
-    const index = faults.findIndex((fault) => fault.path === undefined || url.pathname.startsWith(fault.path));
+    if (req.headers.authorization !== expectedAuth) return error(res, 401, 'unauthorized', 'Invalid API key');
+    const index = faults.findIndex(
+      (fault) => fault.path === undefined || url.pathname.startsWith(fault.path),
+    );
     if (index >= 0) {
       const [fault] = faults.splice(index, 1);
       const [type, message] = ERROR_TYPES[fault!.status] ?? ['internal_server_error', 'Unexpected error'];
@@ -187,7 +191,9 @@ export async function startFakeRecurly(data: RecurlyData, apiKey: string): Promi
     }
     const body = req.method === 'GET' ? route(url.pathname, url.searchParams) : undefined;
     if (body === undefined) return error(res, 404, 'not_found', `Couldn't find resource at ${url.pathname}`);
-    send(res, 200, body, { 'recurly-total-records': String((body as { data?: unknown[] }).data?.length ?? 1) });
+    send(res, 200, body, {
+      'recurly-total-records': String((body as { data?: unknown[] }).data?.length ?? 1),
+    });
   }
 
   const server = createServer(answer);

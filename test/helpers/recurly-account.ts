@@ -55,7 +55,8 @@ function lineOf(
   const months = plan.billing_freq === 'year' ? 12 * plan.billing_freq_count : plan.billing_freq_count;
   const fullPeriod = (months * 365.25 * DAY) / 12;
   let origin = 'one_time';
-  if (item !== undefined) origin = addOn ? (trial ? 'add_on_trial' : 'add_on') : trial ? 'plan_trial' : 'plan';
+  if (item !== undefined)
+    origin = addOn ? (trial ? 'add_on_trial' : 'add_on') : trial ? 'plan_trial' : 'plan';
   return {
     id: line.id,
     object: 'line_item',
@@ -77,7 +78,9 @@ function lineOf(
     discount: major(line.discount),
     tax: major(line.tax),
     amount: major(line.gross - line.discount + (line.inclusive ? 0 : line.tax)),
-    proration_rate: line.proration ? Math.round(((line.end - line.start) / fullPeriod) * 10000) / 10000 : null,
+    proration_rate: line.proration
+      ? Math.round(((line.end - line.start) / fullPeriod) * 10000) / 10000
+      : null,
     refund: false,
     start_date: iso(line.start),
     end_date: item === undefined ? null : iso(line.end),
@@ -191,7 +194,12 @@ export function recurlyData(customers: readonly Customer[]): RecurlyData {
       object: 'subscription',
       uuid: `uuid-${sub.id}`,
       account: accountMini(customer),
-      plan: { id: `p-${main!.planId}`, object: 'plan_mini', code: main!.planId, name: plans.get(main!.planId)!.name },
+      plan: {
+        id: `p-${main!.planId}`,
+        object: 'plan_mini',
+        code: main!.planId,
+        name: plans.get(main!.planId)!.name,
+      },
       state,
       current_period_started_at: iso(current.start),
       current_period_ends_at: iso(current.end),
@@ -351,7 +359,10 @@ export function recurlyData(customers: readonly Customer[]): RecurlyData {
     accounts,
     plans: [...plans.keys()].filter((code) => mainCodes.has(code)).map(wirePlan),
     addOns: new Map(
-      [...addOnsOf].map(([planCode, codes]) => [`p-${planCode}`, [...codes].map((code) => wireAddOn(planCode, code))]),
+      [...addOnsOf].map(([planCode, codes]) => [
+        `p-${planCode}`,
+        [...codes].map((code) => wireAddOn(planCode, code)),
+      ]),
     ),
     subscriptions,
     invoices,

@@ -23,7 +23,12 @@ export interface RecurlyApiSettings {
 
 /** The package's own HTTP adapter (gzip, keep-alive, timeout), sent to another address when set. */
 type AdapterClass = new (options: { timeout?: number }) => {
-  execute(method: string, url: string, headers: Record<string, string>, body: string | null): Promise<HttpResponse>;
+  execute(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | null,
+  ): Promise<HttpResponse>;
 };
 const DefaultHttpAdapter = (recurly as unknown as { DefaultHttpAdapter: AdapterClass }).DefaultHttpAdapter;
 
@@ -65,7 +70,7 @@ interface ErrorResponse {
 function responseOf(error: unknown): ErrorResponse | undefined {
   if (!(error instanceof recurly.ApiError)) return undefined;
   const response = (error as { getResponse?: () => unknown }).getResponse?.();
-  return typeof response === 'object' && response !== null ? (response as ErrorResponse) : undefined;
+  return typeof response === 'object' && response !== null ? response : undefined;
 }
 
 /** `X-RateLimit-Reset` (epoch seconds, which the package reads as a Date) as a delay from now. */

@@ -1,4 +1,4 @@
-import type { Account, AddOn, Invoice, LineItem, Plan, Subscription, Transaction } from 'recurly';
+import type { Account, Invoice, LineItem, Plan, Subscription, Transaction } from 'recurly';
 import { describe, expect, it } from 'vitest';
 import {
   billingFrequency,
@@ -14,7 +14,8 @@ import {
 
 // Objects as the recurly package casts them: camelCase fields, Date instants, major units.
 const at = (text: string) => new Date(text);
-const account = (fields: Partial<Account>) => ({ code: 'acme', createdAt: at('2026-01-05T10:00:00Z'), ...fields }) as Account;
+const account = (fields: Partial<Account>) =>
+  ({ code: 'acme', createdAt: at('2026-01-05T10:00:00Z'), ...fields }) as Account;
 const plan = (fields: Partial<Plan>) =>
   ({ id: 'p1', code: 'gold', name: 'Gold', intervalUnit: 'months', intervalLength: 1, ...fields }) as Plan;
 
@@ -33,7 +34,14 @@ describe('minorUnits', () => {
 describe('mapAccount', () => {
   it('keys the customer by account code and names it by company, else person, else code', () => {
     expect(
-      mapAccount(account({ company: 'Acme Ltd', firstName: 'Ada', email: 'ada@acme.test', address: { country: 'DE' } })),
+      mapAccount(
+        account({
+          company: 'Acme Ltd',
+          firstName: 'Ada',
+          email: 'ada@acme.test',
+          address: { country: 'DE' },
+        }),
+      ),
     ).toEqual({
       id: 'acme',
       name: 'Acme Ltd',
@@ -60,22 +68,24 @@ describe('plans and add-ons', () => {
   });
 
   it('keys a plan by code, with its one currency', () => {
-    expect(mapPlan(plan({ intervalLength: 12, currencies: [{ currency: 'USD', unitAmount: 290 }] }))).toEqual({
-      id: 'gold',
-      name: 'Gold',
-      billing_freq: 'year',
-      billing_freq_count: 1,
-      pricing_model: 'licensed',
-      product_name: 'Gold',
-      currency: 'usd',
-    });
+    expect(mapPlan(plan({ intervalLength: 12, currencies: [{ currency: 'USD', unitAmount: 290 }] }))).toEqual(
+      {
+        id: 'gold',
+        name: 'Gold',
+        billing_freq: 'year',
+        billing_freq_count: 1,
+        pricing_model: 'licensed',
+        product_name: 'Gold',
+        currency: 'usd',
+      },
+    );
     // Priced in two currencies: the invoices carry theirs.
     expect(mapPlan(plan({ currencies: [{ currency: 'USD' }, { currency: 'EUR' }] })).currency).toBeNull();
   });
 
   it('gives each add-on a plan record billed like its plan, metered for usage', () => {
     const gold = plan({ intervalLength: 3 });
-    expect(mapAddOn(gold, { code: 'seat', name: 'Seat', addOnType: 'fixed' } as AddOn)).toEqual({
+    expect(mapAddOn(gold, { code: 'seat', name: 'Seat', addOnType: 'fixed' })).toEqual({
       id: 'gold:seat',
       name: 'Seat',
       billing_freq: 'month',
@@ -84,7 +94,7 @@ describe('plans and add-ons', () => {
       product_name: 'Gold',
       currency: null,
     });
-    expect(mapAddOn(gold, { code: 'api', addOnType: 'usage' } as AddOn)).toMatchObject({
+    expect(mapAddOn(gold, { code: 'api', addOnType: 'usage' })).toMatchObject({
       id: 'gold:api',
       name: 'api',
       pricing_model: 'metered',
@@ -138,14 +148,19 @@ describe('mapSubscription', () => {
     expect(mapSubscription(sub({ state: 'active', ...trial }))[0]!.status).toBe('trialing');
     // Trial over: the current period starts at (or after) its end.
     expect(
-      mapSubscription(sub({ state: 'active', ...trial, currentPeriodStartedAt: at('2026-03-19T10:00:00Z') }))[0]!
-        .status,
+      mapSubscription(
+        sub({ state: 'active', ...trial, currentPeriodStartedAt: at('2026-03-19T10:00:00Z') }),
+      )[0]!.status,
     ).toBe('active');
   });
 
   it('keeps a canceled subscription active until it expires, and ends an expired one', () => {
     const canceled = mapSubscription(
-      sub({ state: 'canceled', canceledAt: at('2026-03-10T00:00:00Z'), expiresAt: at('2026-04-05T10:00:00Z') }),
+      sub({
+        state: 'canceled',
+        canceledAt: at('2026-03-10T00:00:00Z'),
+        expiresAt: at('2026-04-05T10:00:00Z'),
+      }),
     )[0]!;
     expect(canceled).toMatchObject({
       status: 'active',
@@ -154,7 +169,11 @@ describe('mapSubscription', () => {
       ended_at: null,
     });
     const expired = mapSubscription(
-      sub({ state: 'expired', canceledAt: at('2026-03-10T00:00:00Z'), expiresAt: at('2026-04-05T10:00:00Z') }),
+      sub({
+        state: 'expired',
+        canceledAt: at('2026-03-10T00:00:00Z'),
+        expiresAt: at('2026-04-05T10:00:00Z'),
+      }),
     )[0]!;
     expect(expired).toMatchObject({
       status: 'canceled',
@@ -192,7 +211,9 @@ describe('mapLine', () => {
 
   it('is after discount and before tax, with Recurly end instant as our first day after', () => {
     // 2 x 29.00 = 58.00, a 20 % coupon takes 11.60, 10 % tax on 46.40 is 4.64.
-    expect(mapLine(line({ subtotal: 58, discount: 11.6, tax: 4.64, amount: 51.04, description: '2 x Gold' }))).toEqual({
+    expect(
+      mapLine(line({ subtotal: 58, discount: 11.6, tax: 4.64, amount: 51.04, description: '2 x Gold' })),
+    ).toEqual({
       id: 'li1',
       type: 'subscription',
       subscription_id: 'sub1',
@@ -241,7 +262,9 @@ describe('mapLine', () => {
   });
 
   it('makes one-time charges and refunds one_time lines of one day', () => {
-    const setup = mapLine(line({ origin: 'one_time', subscriptionId: null, planCode: null, subtotal: 50, endDate: null }));
+    const setup = mapLine(
+      line({ origin: 'one_time', subscriptionId: null, planCode: null, subtotal: 50, endDate: null }),
+    );
     expect(setup).toMatchObject({
       type: 'one_time',
       subscription_id: null,
@@ -272,7 +295,9 @@ describe('mapTransaction and mapInvoice', () => {
     }) as Transaction;
 
   it('keeps purchases and refunds that succeeded or failed', () => {
-    expect(mapTransaction(tx({ type: 'purchase', status: 'success', collectedAt: at('2026-03-05T11:00:05Z') }))).toEqual([
+    expect(
+      mapTransaction(tx({ type: 'purchase', status: 'success', collectedAt: at('2026-03-05T11:00:05Z') })),
+    ).toEqual([
       {
         id: 't1',
         date: '2026-03-05T11:00:05.000Z',
@@ -282,7 +307,9 @@ describe('mapTransaction and mapInvoice', () => {
         payment_method: 'card',
       },
     ]);
-    expect(mapTransaction(tx({ type: 'purchase', status: 'declined' }))[0]).toMatchObject({ result: 'failed' });
+    expect(mapTransaction(tx({ type: 'purchase', status: 'declined' }))[0]).toMatchObject({
+      result: 'failed',
+    });
     expect(mapTransaction(tx({ type: 'refund', status: 'success' }))[0]).toMatchObject({ type: 'refund' });
     expect(mapTransaction(tx({ type: 'purchase', status: 'pending' }))).toEqual([]);
     expect(mapTransaction(tx({ type: 'verify', status: 'success' }))).toEqual([]);
@@ -347,11 +374,12 @@ describe('mapTransaction and mapInvoice', () => {
       startDate: at('2026-03-20T00:00:00Z'),
       endDate: at('2026-04-05T00:00:00Z'),
     } as LineItem;
-    expect(mapInvoice(invoice({ type: 'credit', origin: 'refund', state: 'closed' }), [credit]).lines[0]!.type).toBe(
-      'one_time',
-    );
     expect(
-      mapInvoice(invoice({ type: 'credit', origin: 'immediate_change', state: 'closed' }), [credit]).lines[0]!.type,
+      mapInvoice(invoice({ type: 'credit', origin: 'refund', state: 'closed' }), [credit]).lines[0]!.type,
+    ).toBe('one_time');
+    expect(
+      mapInvoice(invoice({ type: 'credit', origin: 'immediate_change', state: 'closed' }), [credit]).lines[0]!
+        .type,
     ).toBe('subscription');
   });
 });

@@ -15,6 +15,10 @@ import type {
 
 const DAY_MS = 86_400_000;
 
+function present<T>(value: T | null | undefined): value is T {
+  return value !== null && value !== undefined;
+}
+
 /** Currencies without minor units, and those with three, per ISO 4217; every other has two. */
 const ZERO_DECIMAL = new Set([
   'BIF',
@@ -79,7 +83,9 @@ export function mapAccount(account: Account) {
 export function billingFrequency(unit: string | null | undefined, length: number | null | undefined) {
   const count = length && length > 0 ? length : 1;
   if (unit === 'days') {
-    return count % 7 === 0 ? { billing_freq: 'week', billing_freq_count: count / 7 } : { billing_freq: 'day', billing_freq_count: count };
+    return count % 7 === 0
+      ? { billing_freq: 'week', billing_freq_count: count / 7 }
+      : { billing_freq: 'day', billing_freq_count: count };
   }
   return count % 12 === 0
     ? { billing_freq: 'year', billing_freq_count: count / 12 }
@@ -134,7 +140,7 @@ export function addOnSubscriptionId(subscriptionId: string, addOnCode: string): 
 function inTrial(subscription: Subscription): boolean {
   const trialEnd = subscription.trialEndsAt;
   const periodStart = subscription.currentPeriodStartedAt;
-  return trialEnd != null && periodStart != null && periodStart < trialEnd;
+  return present(trialEnd) && present(periodStart) && periodStart < trialEnd;
 }
 
 /**
@@ -146,10 +152,20 @@ function lifecycle(subscription: Subscription) {
   const expiresAt = subscription.expiresAt ?? null;
   switch (subscription.state) {
     case 'active':
-      return { status: inTrial(subscription) ? 'trialing' : 'active', requested: null, cancelAt: null, ended: null };
+      return {
+        status: inTrial(subscription) ? 'trialing' : 'active',
+        requested: null,
+        cancelAt: null,
+        ended: null,
+      };
     case 'canceled':
       // Canceled but not yet expired: it runs (and counts) until `expires_at`, scheduled churn.
-      return { status: inTrial(subscription) ? 'trialing' : 'active', requested: canceledAt, cancelAt: expiresAt, ended: null };
+      return {
+        status: inTrial(subscription) ? 'trialing' : 'active',
+        requested: canceledAt,
+        cancelAt: expiresAt,
+        ended: null,
+      };
     case 'expired':
       return { status: 'canceled', requested: canceledAt, cancelAt: null, ended: expiresAt ?? canceledAt };
     case 'paused':
@@ -179,7 +195,7 @@ export function mapSubscription(subscription: Subscription) {
     currency: currencyCode(subscription.currency),
   };
   const addOns = (subscription.addOns ?? []).filter(
-    (addOn: SubscriptionAddOn) => addOn.expiredAt == null && addOn.addOn?.code,
+    (addOn: SubscriptionAddOn) => !present(addOn.expiredAt) && Boolean(addOn.addOn?.code),
   );
   return [
     { id: subscription.id!, ...common, plan_id: planCode, quantity: subscription.quantity ?? 1 },
@@ -196,7 +212,13 @@ export function mapSubscription(subscription: Subscription) {
 const SUBSCRIPTION_ORIGINS = new Set(['plan', 'plan_trial', 'add_on', 'add_on_trial']);
 
 /** Credit invoices that give money back rather than credit unused time. */
-const REFUND_ORIGINS = new Set(['refund', 'line_item_refund', 'open_amount_refund', 'external_refund', 'write_off']);
+const REFUND_ORIGINS = new Set([
+  'refund',
+  'line_item_refund',
+  'open_amount_refund',
+  'external_refund',
+  'write_off',
+]);
 
 /**
  * Our line amount is after discounts and before tax. Recurly's `subtotal` is quantity x unit
@@ -210,10 +232,10 @@ export function mapLine(line: LineItem, refundInvoice = false) {
   const recurring =
     !refundInvoice &&
     line.refund !== true &&
-    line.subscriptionId != null &&
+    present(line.subscriptionId) &&
     SUBSCRIPTION_ORIGINS.has(line.origin ?? '') &&
-    line.startDate != null &&
-    line.endDate != null &&
+    present(line.startDate) &&
+    present(line.endDate) &&
     day(line.endDate) > day(line.startDate);
   const addOn = line.addOnCode ?? null;
   const planCode = line.planCode ?? null;
@@ -221,11 +243,18 @@ export function mapLine(line: LineItem, refundInvoice = false) {
   const discount = Math.max(0, minorUnits(line.discount, currency));
   const tax = minorUnits(line.tax, currency);
   const start = line.startDate ?? line.createdAt!;
-  const end = line.endDate && day(line.endDate) > day(start) ? day(line.endDate) : day(new Date(start.getTime() + DAY_MS));
+  const end =
+    line.endDate && day(line.endDate) > day(start)
+      ? day(line.endDate)
+      : day(new Date(start.getTime() + DAY_MS));
   return {
     id: line.id!,
     type: recurring ? 'subscription' : 'one_time',
-    subscription_id: recurring ? (addOn ? addOnSubscriptionId(line.subscriptionId!, addOn) : line.subscriptionId!) : null,
+    subscription_id: recurring
+      ? addOn
+        ? addOnSubscriptionId(line.subscriptionId!, addOn)
+        : line.subscriptionId!
+      : null,
     plan_id: recurring && planCode !== null ? (addOn ? addOnPlanId(planCode, addOn) : planCode) : null,
     description: line.description ?? null,
     amount: subtotal - discount - (line.taxInclusive ? tax : 0),
@@ -234,7 +263,7 @@ export function mapLine(line: LineItem, refundInvoice = false) {
     period_end: end,
     discount,
     tax,
-    prorated: recurring && line.prorationRate != null && line.prorationRate < 1,
+    prorated: recurring && present(line.prorationRate) && line.prorationRate < 1,
   };
 }
 

@@ -89,11 +89,19 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
   const kinds: Record<string, (cursor: string | null) => Promise<SourcePage>> = {
     async accounts(cursor) {
       const page = await readPage((options) => client.listAccounts(options), cursor, byCreation);
-      return { records: { customers: page.items.map(mapAccount) }, next: page.next, fetched: page.items.length };
+      return {
+        records: { customers: page.items.map(mapAccount) },
+        next: page.next,
+        fetched: page.items.length,
+      };
     },
     async plans(cursor) {
       const page = await readPage((options) => client.listPlans(options), cursor, byCreation);
-      return { records: { plans: await planRecords(page.items) }, next: page.next, fetched: page.items.length };
+      return {
+        records: { plans: await planRecords(page.items) },
+        next: page.next,
+        fetched: page.items.length,
+      };
     },
     async subscriptions(cursor) {
       const page = await readPage((options) => client.listSubscriptions(options), cursor, byCreation);
@@ -153,21 +161,24 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
         await readPage((options) => client.listAccounts(options), null, changedSince(cursor)),
         await readPage((options) => client.listSubscriptions(options), null, changedSince(cursor)),
         await readPage((options) => client.listInvoices(options), null, changedSince(cursor)),
-      ] as ListPage<{ updatedAt?: Date | null; code?: string | null; account?: { code?: string | null } | null }>[];
+      ] as ListPage<{
+        updatedAt?: Date | null;
+        code?: string | null;
+        account?: { code?: string | null } | null;
+      }>[];
       const customerIds = new Set<string>();
       for (const list of lists)
         for (const item of list.items) {
           const code = item.code ?? item.account?.code;
           if (code) customerIds.add(code);
         }
-      const lastUpdate = (list: (typeof lists)[number]) => list.items.at(-1)?.updatedAt?.toISOString() ?? cursor;
+      const lastUpdate = (list: (typeof lists)[number]) =>
+        list.items.at(-1)?.updatedAt?.toISOString() ?? cursor;
       const unfinished = lists.filter((list) => list.next !== null);
       // With a list unfinished, go on from the earliest point any unfinished list reached;
       // else from the latest update read.
       const next =
-        unfinished.length > 0
-          ? unfinished.map(lastUpdate).sort()[0]!
-          : lists.map(lastUpdate).sort().at(-1)!;
+        unfinished.length > 0 ? unfinished.map(lastUpdate).sort()[0]! : lists.map(lastUpdate).sort().at(-1)!;
       return { customerIds: [...customerIds].sort(), cursor: next, more: unfinished.length > 0 };
     },
     async page(kind, cursor) {

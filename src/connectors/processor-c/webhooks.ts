@@ -32,7 +32,8 @@ export function verifyRecurlySignature(
   const ms = Number(timestamp);
   if (!timestamp || !/^\d+$/.test(timestamp) || signatures.length === 0)
     throw new Error('The recurly-signature header is malformed');
-  if (Math.abs(now - ms) > toleranceMs) throw new Error('The recurly-signature timestamp is outside the tolerance');
+  if (Math.abs(now - ms) > toleranceMs)
+    throw new Error('The recurly-signature timestamp is outside the tolerance');
   const expected = recurlySignature(payload, secret, ms);
   if (!signatures.some((signature) => matches(expected, signature)))
     throw new Error('No recurly-signature matches the payload');
