@@ -111,9 +111,13 @@ function find(items: readonly RecurlyObject[], ref: string): RecurlyObject | und
  * format: HTTP basic authentication with the API key, the `Accept:
  * application/vnd.recurly.v2021-02-25` version header, list envelopes with `has_more` and a
  * `next` link, `code-` references, Recurly error bodies, and queued faults (429 with its
- * rate-limit headers, 5xx, slow answers).
+ * rate-limit headers, 5xx, slow answers), each answer after `latencyMs` if given.
  */
-export async function startFakeRecurly(data: RecurlyData, apiKey: string): Promise<FakeRecurly> {
+export async function startFakeRecurly(
+  data: RecurlyData,
+  apiKey: string,
+  options: { latencyMs?: number } = {},
+): Promise<FakeRecurly> {
   const faults: Fault[] = [];
   const requests: string[] = [];
   const expectedAuth = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
@@ -191,9 +195,12 @@ export async function startFakeRecurly(data: RecurlyData, apiKey: string): Promi
     }
     const body = req.method === 'GET' ? route(url.pathname, url.searchParams) : undefined;
     if (body === undefined) return error(res, 404, 'not_found', `Couldn't find resource at ${url.pathname}`);
-    send(res, 200, body, {
-      'recurly-total-records': String((body as { data?: unknown[] }).data?.length ?? 1),
-    });
+    const reply = () =>
+      send(res, 200, body, {
+        'recurly-total-records': String((body as { data?: unknown[] }).data?.length ?? 1),
+      });
+    if (options.latencyMs) setTimeout(reply, options.latencyMs);
+    else reply();
   }
 
   const server = createServer(answer);
