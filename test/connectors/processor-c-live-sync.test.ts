@@ -204,6 +204,13 @@ describe.each(STORE_KINDS)('processor-c live sync and resync on %s', (kind) => {
     const sinceQueries = fake.requests.filter((request) => request.includes('begin_time='));
     expect(sinceQueries.at(-1)).toMatch(/sort=updated_at/);
 
+    // A full page (2 here) updated in one millisecond: the cursor steps past it rather than stall.
+    const same = new Date(Date.parse(later) + 1000).toISOString();
+    for (const wire of fake.data.accounts.slice(0, 3)) wire.updated_at = same;
+    const crowded = await session.changes!(same);
+    expect(crowded.more).toBe(true);
+    expect(crowded.cursor).toBe(new Date(Date.parse(same) + 1).toISOString());
+
     // Page by page, each page from the previous page's next link (as a resumed import does).
     const codes: string[] = [];
     let cursor: string | null = null;

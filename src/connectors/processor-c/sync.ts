@@ -177,8 +177,12 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
       const unfinished = lists.filter((list) => list.next !== null);
       // With a list unfinished, go on from the earliest point any unfinished list reached;
       // else from the latest update read.
-      const next =
+      let next =
         unfinished.length > 0 ? unfinished.map(lastUpdate).sort()[0]! : lists.map(lastUpdate).sort().at(-1)!;
+      // A whole page updated at the cursor's own millisecond would never move it: step past it
+      // (what else was updated in that millisecond is missed; the next import brings it).
+      if (unfinished.length > 0 && Date.parse(next) <= Date.parse(cursor))
+        next = new Date(Date.parse(cursor) + 1).toISOString();
       return { customerIds: [...customerIds].sort(), cursor: next, more: unfinished.length > 0 };
     },
     async page(kind, cursor) {
