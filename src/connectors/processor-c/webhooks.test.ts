@@ -46,5 +46,11 @@ describe('Recurly webhook signatures', () => {
     const plan = JSON.stringify({ id: 'p1', object_type: 'plan', event_type: 'updated', event_time: 'x' });
     const planHeader = `${now},${recurlySignature(plan, SECRET, now)}`;
     expect(readRecurlyNotification(plan, { 'recurly-signature': planHeader }, SECRET).customerId).toBeNull();
+    const bare = JSON.stringify({ account_code: 'cus_2' });
+    const bareHeader = `${now},${recurlySignature(bare, SECRET, now)}`;
+    expect(readRecurlyNotification(bare, { 'recurly-signature': bareHeader }, SECRET)).toEqual({
+      id: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      customerId: 'cus_2',
+    });
   });
 });

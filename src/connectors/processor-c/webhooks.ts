@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ConnectorEvent, WebhookHeaders } from '../connector.js';
 
 /** How far a delivery's timestamp may be from now, either way: Recurly's clients use 5 minutes. */
@@ -47,7 +47,8 @@ function text(value: unknown): string | null {
  * A verified JSON notification: `{id, object_type, site_id, event_type, event_time,
  * account_code, ...}`. Its `id` is the id of the object it is about, not of the notification,
  * so the event id is object type, object id, event type and event time together: the same for
- * a redelivery, different for the next event about the same object. The customer is the
+ * a redelivery, different for the next event about the same object (a notification without
+ * them is named by the hash of its body). The customer is the
  * notification's account code (absent for plan and item notifications, which are ignored).
  */
 export function readRecurlyNotification(
@@ -60,6 +61,9 @@ export function readRecurlyNotification(
   verifyRecurlySignature(payload, header, secret);
   const body = JSON.parse(payload) as Record<string, unknown>;
   const parts = [body.object_type, body.id ?? body.uuid, body.event_type, body.event_time].map(text);
-  if (parts.some((part) => part === null)) throw new Error('The notification names no object or event');
-  return { id: parts.join(':'), customerId: text(body.account_code) };
+  // A signed notification without those fields is still Recurly's: named by its content.
+  const id = parts.every((part) => part !== null)
+    ? parts.join(':')
+    : `sha256:${createHash('sha256').update(payload).digest('hex')}`;
+  return { id, customerId: text(body.account_code) };
 }
