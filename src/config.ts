@@ -68,30 +68,38 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
   };
 }
 
-/** The Chargebee API address, overridable so a test (or a proxy) can stand in for {site}.chargebee.com. */
-function chargebeeSettings(env: NodeJS.ProcessEnv): ConnectorSettings['chargebee'] {
-  const protocol = env.CHARGEBEE_API_PROTOCOL || undefined;
+function apiProtocol(env: NodeJS.ProcessEnv, name: string): 'http' | 'https' | undefined {
+  const protocol = env[name] || undefined;
   if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
-    throw new Error(`CHARGEBEE_API_PROTOCOL must be http or https, got "${protocol}"`);
-  return {
-    host: env.CHARGEBEE_API_HOST || undefined,
-    port: env.CHARGEBEE_API_PORT ? integer(env, 'CHARGEBEE_API_PORT', 443, 1) : undefined,
-    protocol,
-  };
+    throw new Error(`${name} must be http or https, got "${protocol}"`);
+  return protocol;
 }
 
-/** The Stripe API address, overridable so a test (or a proxy) can stand in for api.stripe.com. */
+/**
+ * The Stripe, Chargebee and Recurly API addresses, overridable so a test (or a proxy) can stand
+ * in for api.stripe.com, {site}.chargebee.com and v3.recurly.com.
+ */
 function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
-  const protocol = env.STRIPE_API_PROTOCOL || undefined;
-  if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
-    throw new Error(`STRIPE_API_PROTOCOL must be http or https, got "${protocol}"`);
+  const region = env.RECURLY_API_REGION || undefined;
+  if (region !== undefined && region !== 'us' && region !== 'eu')
+    throw new Error(`RECURLY_API_REGION must be us or eu, got "${region}"`);
   return {
     stripe: {
       host: env.STRIPE_API_HOST || undefined,
       port: env.STRIPE_API_PORT ? integer(env, 'STRIPE_API_PORT', 443, 1) : undefined,
-      protocol,
+      protocol: apiProtocol(env, 'STRIPE_API_PROTOCOL'),
     },
-    chargebee: chargebeeSettings(env),
+    recurly: {
+      region,
+      host: env.RECURLY_API_HOST || undefined,
+      port: env.RECURLY_API_PORT ? integer(env, 'RECURLY_API_PORT', 443, 1) : undefined,
+      protocol: apiProtocol(env, 'RECURLY_API_PROTOCOL'),
+    },
+    chargebee: {
+      host: env.CHARGEBEE_API_HOST || undefined,
+      port: env.CHARGEBEE_API_PORT ? integer(env, 'CHARGEBEE_API_PORT', 443, 1) : undefined,
+      protocol: apiProtocol(env, 'CHARGEBEE_API_PROTOCOL'),
+    },
   };
 }
 
