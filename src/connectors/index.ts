@@ -1,11 +1,13 @@
 import { type ConnectorRegistry, connectorRegistry } from './connector.js';
-import { type StripeApiSettings, stripeConnector } from './processor-a/index.js';
+import { type StripeApiSettings, type StripeOAuthSettings, stripeConnector } from './processor-a/index.js';
 
 export interface ConnectorSettings {
   stripe: StripeApiSettings;
+  /** Stripe Connect OAuth; absent unless STRIPE_CLIENT_ID and STRIPE_SECRET_KEY are set. */
+  stripeOAuth?: StripeOAuthSettings | undefined;
 }
 
 /** Every connector this server ships; adding one is its folder and a line here. */
 export function defaultConnectors(settings: ConnectorSettings): ConnectorRegistry {
-  return connectorRegistry([stripeConnector(settings.stripe)]);
+  return connectorRegistry([stripeConnector(settings.stripe, settings.stripeOAuth)]);
 }
