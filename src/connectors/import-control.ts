@@ -207,11 +207,12 @@ export function createImportControl(deps: {
   async function forget(accountId: string, dataSourceId: string, tx: Repos): Promise<void> {
     await tx.connectorImports.deleteSecret(accountId, dataSourceId);
     await tx.dataSources.clearConnection(accountId, dataSourceId);
-    await tx.connectorImports.finish(accountId, dataSourceId, {
+    const stopped = await tx.connectorImports.finish(accountId, dataSourceId, {
       state: 'aborted',
       error: 'Disconnected',
       now: now(),
     });
+    if (stopped) await tx.dataSources.saveSync(accountId, dataSourceId, { status: 'error', at: null });
   }
 
   /**
@@ -366,7 +367,13 @@ export function createImportControl(deps: {
           throw new ConflictError(
             `${connector.system} OAuth is not configured on this server to revoke the grant`,
           );
-        await connector.oauth.revoke(credentials);
+        try {
+          await connector.oauth.revoke(credentials);
+        } catch (error) {
+          throw new ConflictError(
+            `${connector.system} did not revoke the grant, so the source stays connected: ${message(error)}`,
+          );
+        }
       }
       await store.transaction((tx) => forget(accountId, source.id, tx));
       stopTask(accountId, source.id);

@@ -208,6 +208,14 @@ describe.each(STORE_KINDS)('processor-a Stripe Connect OAuth on %s', (kind) => {
     // Nothing left to deauthorize.
     const again = await t.call(account.adminKey, { method: 'POST', url, payload });
     expect(again.statusCode).toBe(409);
+
+    // Revoked from Stripe's side already (the webhook missed): Stripe's "not connected" is no obstacle.
+    expect((await callback(await approve(await authorize(owner, id)))).statusCode).toBe(302);
+    await t.services.imports.settled(account.id, id);
+    fake.grants.clear();
+    const gone = await t.call(account.adminKey, { method: 'POST', url, payload });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
   });
 
   it('disconnects on the account.application.deauthorized webhook event', async () => {

@@ -1,3 +1,4 @@
+import Stripe from 'stripe';
 import type { ConnectorOAuth } from '../connector.js';
 import { ConnectorError } from '../connector.js';
 import { callStripe, type StripeApiSettings, stripeClient } from './client.js';
@@ -51,9 +52,16 @@ export function stripeOAuth(settings: StripeOAuthSettings, api: StripeApiSetting
     async revoke(credentials) {
       if (credentials.grantAccount === undefined) return;
       const { grantAccount } = credentials;
-      await call(() =>
-        platform.oauth.deauthorize({ client_id: settings.clientId, stripe_user_id: grantAccount }),
-      );
+      await call(async () => {
+        try {
+          await platform.oauth.deauthorize({ client_id: settings.clientId, stripe_user_id: grantAccount });
+        } catch (error) {
+          // The account already revoked the grant (from its dashboard, say): nothing left to revoke.
+          if (error instanceof Stripe.errors.StripeInvalidClientError && /not connected/i.test(error.message))
+            return;
+          throw error;
+        }
+      });
     },
   };
 }
