@@ -1,6 +1,7 @@
 import type { HttpTimeouts } from './api/app.js';
 import type { RateLimits } from './api/rate-limits.js';
 import type { ConnectorSettings } from './connectors/index.js';
+import type { StripeApiSettings } from './connectors/processor-a/index.js';
 import { parseSecretsKey } from './services/secret-box.js';
 import type { StoreLocation } from './store/open-store.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './store/postgres-db.js';
@@ -72,15 +73,17 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
   };
 }
 
+type StripeAddress = Pick<StripeApiSettings, 'host' | 'port' | 'protocol'>;
+
 /** `<PREFIX>_HOST`, `_PORT` and `_PROTOCOL`: an address a test (or a proxy) can stand in with. */
-function stripeAddress(env: NodeJS.ProcessEnv, prefix: string) {
+function stripeAddress(env: NodeJS.ProcessEnv, prefix: string): StripeAddress {
   const protocol = env[`${prefix}_PROTOCOL`] || undefined;
   if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
     throw new Error(`${prefix}_PROTOCOL must be http or https, got "${protocol}"`);
   return {
     host: env[`${prefix}_HOST`] || undefined,
     port: env[`${prefix}_PORT`] ? integer(env, `${prefix}_PORT`, 443, 1) : undefined,
-    protocol: protocol as 'http' | 'https' | undefined,
+    protocol,
   };
 }
 

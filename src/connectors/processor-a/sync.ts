@@ -12,7 +12,7 @@ const NO_EVENT_YET = '';
 function customersOf(events: readonly Stripe.Event[]): string[] {
   const ids = new Set<string>();
   for (const event of [...events].reverse()) {
-    const id = customerOf(event.data.object as { object?: unknown; id?: unknown; customer?: unknown });
+    const id = customerOf(event.data.object);
     if (id !== null) ids.add(id);
   }
   return [...ids];
