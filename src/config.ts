@@ -21,6 +21,10 @@ export interface Config {
   connectors: ConnectorSettings;
   /** Seals billing-system secrets in the store; without it no connector can be connected. */
   secretsKey: Buffer | undefined;
+  /** The address browsers reach the server at (OAuth redirect URIs); unset: no OAuth. */
+  publicUrl: string | undefined;
+  /** How often connected sources are caught up from their change feed; 0: never. */
+  catchUpIntervalMs: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -68,39 +72,56 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
   };
 }
 
-function apiProtocol(env: NodeJS.ProcessEnv, name: string): 'http' | 'https' | undefined {
-  const protocol = env[name] || undefined;
+/** `<PREFIX>_HOST`, `_PORT` and `_PROTOCOL`: an address a test (or a proxy) can stand in with. */
+function apiAddress(env: NodeJS.ProcessEnv, prefix: string) {
+  const protocol = env[`${prefix}_PROTOCOL`] || undefined;
   if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
-    throw new Error(`${name} must be http or https, got "${protocol}"`);
-  return protocol;
+    throw new Error(`${prefix}_PROTOCOL must be http or https, got "${protocol}"`);
+  return {
+    host: env[`${prefix}_HOST`] || undefined,
+    port: env[`${prefix}_PORT`] ? integer(env, `${prefix}_PORT`, 443, 1) : undefined,
+    protocol: protocol as 'http' | 'https' | undefined,
+  };
 }
 
 /**
- * The Stripe, Chargebee and Recurly API addresses, overridable so a test (or a proxy) can stand
- * in for api.stripe.com, {site}.chargebee.com and v3.recurly.com.
+ * The billing systems' API addresses (api.stripe.com, {site}.chargebee.com, v3.recurly.com
+ * unless overridden) and, with STRIPE_CLIENT_ID and STRIPE_SECRET_KEY, Stripe Connect OAuth at
+ * connect.stripe.com (STRIPE_CONNECT_HOST...).
  */
 function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
+  const clientId = env.STRIPE_CLIENT_ID || undefined;
+  const secretKey = env.STRIPE_SECRET_KEY || undefined;
+  if ((clientId === undefined) !== (secretKey === undefined))
+    throw new Error('STRIPE_CLIENT_ID and STRIPE_SECRET_KEY are set together, or neither');
+  if (clientId !== undefined && !clientId.startsWith('ca_'))
+    throw new Error('STRIPE_CLIENT_ID must be a Connect client id (ca_...)');
   const region = env.RECURLY_API_REGION || undefined;
   if (region !== undefined && region !== 'us' && region !== 'eu')
     throw new Error(`RECURLY_API_REGION must be us or eu, got "${region}"`);
   return {
-    stripe: {
-      host: env.STRIPE_API_HOST || undefined,
-      port: env.STRIPE_API_PORT ? integer(env, 'STRIPE_API_PORT', 443, 1) : undefined,
-      protocol: apiProtocol(env, 'STRIPE_API_PROTOCOL'),
-    },
-    recurly: {
-      region,
-      host: env.RECURLY_API_HOST || undefined,
-      port: env.RECURLY_API_PORT ? integer(env, 'RECURLY_API_PORT', 443, 1) : undefined,
-      protocol: apiProtocol(env, 'RECURLY_API_PROTOCOL'),
-    },
-    chargebee: {
-      host: env.CHARGEBEE_API_HOST || undefined,
-      port: env.CHARGEBEE_API_PORT ? integer(env, 'CHARGEBEE_API_PORT', 443, 1) : undefined,
-      protocol: apiProtocol(env, 'CHARGEBEE_API_PROTOCOL'),
-    },
+    stripe: apiAddress(env, 'STRIPE_API'),
+    stripeOAuth:
+      clientId === undefined || secretKey === undefined
+        ? undefined
+        : { clientId, secretKey, connect: apiAddress(env, 'STRIPE_CONNECT') },
+    chargebee: apiAddress(env, 'CHARGEBEE_API'),
+    recurly: { region, ...apiAddress(env, 'RECURLY_API') },
   };
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PUBLIC_URL || undefined;
+  if (raw === undefined) return undefined;
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  return url.toString().replace(/\/+$/, '');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -119,5 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
     connectors: connectorSettings(env),
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
+    publicUrl: publicUrl(env),
+    catchUpIntervalMs: integer(env, 'CATCH_UP_INTERVAL_SECONDS', 300, 0) * 1000,
   };
 }

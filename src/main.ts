@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const services = createServices(store, systemClock, {
     connectors: defaultConnectors(config.connectors),
     secretsKey: config.secretsKey,
+    publicUrl: config.publicUrl,
   });
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
   const created = await services.accounts.bootstrapIfEmpty();
   const resumed = await services.imports.resumeRunning();
   if (resumed > 0) app.log.info(`Resumed ${resumed} connector import(s) from their last stored page`);
+  // Repairs missed webhook deliveries from each system's change feed (docs/connectors.md).
+  services.imports.startCatchUp(config.catchUpIntervalMs);
   const url = address.replace('0.0.0.0', 'localhost');
   const storeName = 'databaseUrl' in config.store ? 'PostgreSQL' : `PGlite in ${config.store.dataDir}`;
   const banner = `\nmrrlytics is running at ${url} (store: ${storeName})\n`;

@@ -21,6 +21,7 @@ import { importRoutes } from './import-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { registerInputGuards } from './input-guards.js';
 import { invoiceRoutes } from './invoices-routes.js';
+import { oauthRoutes } from './oauth-routes.js';
 import { planGroupRoutes } from './plan-groups-routes.js';
 import { segmentRoutes } from './segments-routes.js';
 import { planRoutes } from './plans-routes.js';
@@ -144,6 +145,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(dataSourceRoutes(services));
   await app.register(importRoutes(services));
   await app.register(webhookRoutes(services));
+  await app.register(oauthRoutes(services, limiter));
   await app.register(customerRoutes(services));
   await app.register(planRoutes(services));
   await app.register(planGroupRoutes(services));

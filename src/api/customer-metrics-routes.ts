@@ -136,8 +136,14 @@ export function customerMetricsRoutes(services: Services): FastifyPluginAsyncZod
       async (request) => {
         const { accountId } = authOf(request);
         const { customerId } = request.params;
-        await services.imports.resyncCustomer(accountId, customerId, request.query.data_source);
-        await services.customerMetrics.resync(accountId, customerId, request.query.data_source);
+        const resynced = await services.imports.resyncCustomer(
+          accountId,
+          customerId,
+          request.query.data_source,
+        );
+        // A customer deleted at its billing system was deleted here too, with its metrics.
+        if (resynced !== 'deleted')
+          await services.customerMetrics.resync(accountId, customerId, request.query.data_source);
         return { message: 'Resync initiated' as const };
       },
     );

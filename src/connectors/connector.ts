@@ -9,6 +9,11 @@ export interface ConnectorCredentials {
   apiKey: string;
   /** Chargebee's site ("acme" of acme.chargebee.com), Recurly's subdomain; absent for Stripe. */
   site?: string | undefined;
+  /**
+   * Set when an OAuth grant gave the key: the account at the system that granted it (Stripe's
+   * `stripe_user_id`), which revoking the grant names.
+   */
+  grantAccount?: string | undefined;
 }
 
 /** The request headers of a webhook delivery, lower-cased as Node gives them. */
@@ -67,6 +72,18 @@ export interface ConnectorSession {
 export interface ConnectorEvent {
   id: string;
   customerId: string | null;
+  /** The system says our access was revoked (Stripe's `account.application.deauthorized`). */
+  revoked?: boolean;
+}
+
+/** Connecting by OAuth, for a system and a server configured for it. */
+export interface ConnectorOAuth {
+  /** The system's authorization page, with the request's parameters. */
+  authorizeUrl(params: { state: string; redirectUri: string }): string;
+  /** Exchanges the code the callback received for the credentials the grant gives. */
+  exchange(code: string): Promise<ConnectorCredentials>;
+  /** Revokes the grant that gave these credentials. */
+  revoke(credentials: ConnectorCredentials): Promise<void>;
 }
 
 /** One billing system: a folder under src/connectors with its client, mapping and sync. */
@@ -83,6 +100,8 @@ export interface Connector {
    * password the system sends); throws when it does not match or the header is missing.
    */
   readEvent?(payload: string, headers: WebhookHeaders, secret: string): ConnectorEvent;
+  /** Present when the server is configured to connect this system by OAuth. */
+  oauth?: ConnectorOAuth;
 }
 
 /** The connectors this server runs, by data-source type. */

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../services/clock.js';
-import type { ConnectorPages, ImportRun } from '../services/connector-pages.js';
+import type { ConnectorPages, ImportRun, RecordsPage } from '../services/connector-pages.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../services/errors.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { ImportRow } from '../store/connector-imports-repo.js';
 import type { DataSourceRow } from '../store/data-sources-repo.js';
-import type { Store } from '../store/open-store.js';
+import type { Repos, Store } from '../store/open-store.js';
 import { locateRecord } from '../services/record-sources.js';
-import type {
-  Connector,
-  ConnectorCredentials,
-  ConnectorRegistry,
-  ConnectorSession,
-  WebhookHeaders,
+import {
+  type Connector,
+  type ConnectorCredentials,
+  type ConnectorRegistry,
+  type ConnectorSession,
+  CursorLostError,
+  type WebhookHeaders,
 } from './connector.js';
 import { type RunEnd, runImport, type RunPosition } from './import-runner.js';
 
@@ -29,6 +30,12 @@ export interface ImportProgress {
   lastActivityAt: string | null;
   finishedAt: string | null;
   lastError: string | null;
+}
+
+/** What one catch-up pass did: the sources it read the feed of, and how many of them failed. */
+export interface CatchUpOutcome {
+  sources: number;
+  failed: number;
 }
 
 const PHASE = { running: 'processing', done: 'done', aborted: 'aborted', error: 'error' } as const;
@@ -146,8 +153,10 @@ export function createImportControl(deps: {
     tasks.get(taskKey(accountId, dataSourceId))?.controller.abort();
   }
 
-  async function start(accountId: string, source: DataSourceRow, session: ConnectorSession): Promise<void> {
+  async function start(accountId: string, source: DataSourceRow, session: ConnectorSession): Promise<string> {
     const runId = randomUUID();
+    // Before the first page is read: whatever changes from here on is caught up after the import.
+    const changeCursor = session.changes ? (await session.changes(null)).cursor : null;
     await store.transaction(async (tx) => {
       const current = await tx.connectorImports.get(accountId, source.id, { forUpdate: true });
       if (current?.state === 'running')
@@ -157,11 +166,156 @@ export function createImportControl(deps: {
         dataSourceId: source.id,
         runId,
         kindCount: session.kinds.length,
+        changeCursor,
         now: now(),
       });
       await tx.dataSources.saveSync(accountId, source.id, { status: 'syncing', at: null });
     });
     launch(session, { accountId, dataSourceId: source.id, runId }, { kindIndex: 0, cursor: null });
+    return runId;
+  }
+
+  /**
+   * Checks the credentials with the system, seals and stores them with the account they belong
+   * to, and starts a full import.
+   */
+  async function connect(
+    accountId: string,
+    source: DataSourceRow,
+    credentials: ConnectorCredentials,
+    webhookSealed: string | null,
+  ): Promise<void> {
+    const connector = connectorOf(source);
+    const sealed = secrets.seal(JSON.stringify(credentials));
+    const session = connector.open(credentials);
+    let external;
+    try {
+      external = await session.account();
+    } catch (error) {
+      throw new InvalidInputError(`${connector.system} refused the key: ${message(error)}`);
+    }
+    stopTask(accountId, source.id);
+    await store.transaction(async (tx) => {
+      await tx.connectorImports.saveSecret(accountId, source.id, sealed, webhookSealed);
+      await tx.dataSources.saveConnection(accountId, source.id, { ...external, connectedAt: now() });
+      await tx.connectorImports.finish(accountId, source.id, { state: 'aborted', now: now() });
+    });
+    await start(accountId, source, session);
+  }
+
+  /** Forgets the credentials and webhook secret and stops any import; the records stay. */
+  async function forget(accountId: string, dataSourceId: string, tx: Repos): Promise<void> {
+    await tx.connectorImports.deleteSecret(accountId, dataSourceId);
+    await tx.dataSources.clearConnection(accountId, dataSourceId);
+    const stopped = await tx.connectorImports.finish(accountId, dataSourceId, {
+      state: 'aborted',
+      error: 'Disconnected',
+      now: now(),
+    });
+    if (stopped) await tx.dataSources.saveSync(accountId, dataSourceId, { status: 'error', at: null });
+  }
+
+  /**
+   * Re-reads one customer from the system and stores it, or deletes it when the system has it
+   * no more. `options` are writeCustomer's (the event id, the catch-up's cursor).
+   */
+  async function refreshCustomer(
+    accountId: string,
+    dataSourceId: string,
+    session: ConnectorSession,
+    customerId: string | null,
+    options: Parameters<ConnectorPages['writeCustomer']>[4] = {},
+  ) {
+    let records: RecordsPage | false = {};
+    if (customerId !== null && session.customerRecords) records = await session.customerRecords(customerId);
+    return pages.writeCustomer(accountId, dataSourceId, customerId, records, options);
+  }
+
+  /**
+   * Reads the source's change feed from its cursor until nothing more waits, re-reading each
+   * customer named; the cursor moves in the same transaction as the last write of each read.
+   */
+  async function catchUpSource(row: ImportRow, signal: AbortSignal): Promise<void> {
+    const { account_id: accountId, data_source_id: dataSourceId, run_id: runId } = row;
+    const source = await sourceOf(accountId, dataSourceId);
+    const session = await sessionOf(accountId, source);
+    if (!session.changes) return;
+    let replaced = false;
+    const saveCursor = (cursor: string) => async (tx: Repos) => {
+      if (!(await tx.connectorImports.saveChangeCursor(accountId, dataSourceId, runId, cursor, now())))
+        replaced = true;
+      else await tx.dataSources.saveSync(accountId, dataSourceId, { status: 'complete', at: now() });
+    };
+    let cursor = row.change_cursor;
+    if (cursor === null) {
+      // Imported before the change feed was read: it is followed from now on.
+      await store.transaction(saveCursor((await session.changes(null)).cursor));
+      return;
+    }
+    for (;;) {
+      if (signal.aborted) return;
+      let page;
+      try {
+        page = await session.changes(cursor);
+      } catch (error) {
+        if (!(error instanceof CursorLostError)) throw error;
+        // The feed no longer reaches back to the cursor: only a full import is sure to see it all.
+        const newRun = await start(accountId, source, session);
+        await store.connectorImports.noteError(
+          accountId,
+          dataSourceId,
+          newRun,
+          `${error.message}; a full import started instead`,
+        );
+        return;
+      }
+      const ids = page.customerIds;
+      if (ids.length === 0) await store.transaction(saveCursor(page.cursor));
+      for (const [index, customerId] of ids.entries()) {
+        if (signal.aborted) return;
+        const last = index === ids.length - 1;
+        await refreshCustomer(
+          accountId,
+          dataSourceId,
+          session,
+          customerId,
+          last ? { inTransaction: saveCursor(page.cursor) } : {},
+        );
+      }
+      if (replaced || !page.more) return;
+      cursor = page.cursor;
+    }
+  }
+
+  let catchUpTimer: NodeJS.Timeout | undefined;
+  let catchingUp: Promise<CatchUpOutcome> | undefined;
+  const catchUpController = new AbortController();
+
+  function catchUp(): Promise<CatchUpOutcome> {
+    catchingUp ??= catchUpAll().finally(() => {
+      catchingUp = undefined;
+    });
+    return catchingUp;
+  }
+
+  /** One catch-up of every connected, imported source; a source's failure is kept as its last error. */
+  async function catchUpAll(): Promise<CatchUpOutcome> {
+    const outcome: CatchUpOutcome = { sources: 0, failed: 0 };
+    for (const row of await store.connectorImports.listCatchUp()) {
+      if (catchUpController.signal.aborted) break;
+      const source = await store.dataSources.get(row.account_id, row.data_source_id);
+      if (!source || !connectors.has(source.type)) continue;
+      outcome.sources++;
+      try {
+        await catchUpSource(row, catchUpController.signal);
+      } catch (error) {
+        outcome.failed++;
+        await store.connectorImports
+          .noteError(row.account_id, row.data_source_id, row.run_id, `Catch-up failed: ${message(error)}`)
+          .catch(() => {});
+      }
+    }
+    return outcome;
   }
 
   return {
@@ -184,22 +338,45 @@ export function createImportControl(deps: {
             ? `site is required to connect ${connector.system}`
             : `site is not used by ${connector.system}`,
         );
-      const sealed = secrets.seal(JSON.stringify(credentials));
       const webhookSealed = webhookSecret === undefined ? null : secrets.seal(webhookSecret);
-      const session = connector.open(credentials);
-      let external;
-      try {
-        external = await session.account();
-      } catch (error) {
-        throw new InvalidInputError(`${connector.system} refused the key: ${message(error)}`);
+      await connect(accountId, source, credentials, webhookSealed);
+    },
+
+    /** Connects a source with the credentials an OAuth grant gave; a webhook secret it had stays. */
+    async connectWithGrant(
+      accountId: string,
+      dataSourceId: string,
+      credentials: ConnectorCredentials,
+    ): Promise<void> {
+      await connect(accountId, await sourceOf(accountId, dataSourceId), credentials, null);
+    },
+
+    /**
+     * Disconnects a source: with `revoke`, the OAuth grant its credentials came from is revoked
+     * at the system first (credentials from a key have none to revoke). The credentials and the
+     * webhook secret are forgotten and any import stopped; the imported records stay.
+     */
+    async disconnect(accountId: string, dataSourceId: string, options: { revoke: boolean }): Promise<void> {
+      const source = await sourceOf(accountId, dataSourceId);
+      const connector = connectorOf(source);
+      const sealed = await store.connectorImports.secret(accountId, source.id);
+      if (sealed === undefined) throw new ConflictError(`Data source ${source.id} is not connected`);
+      const credentials = JSON.parse(secrets.open(sealed)) as ConnectorCredentials;
+      if (options.revoke && credentials.grantAccount !== undefined) {
+        if (!connector.oauth)
+          throw new ConflictError(
+            `${connector.system} OAuth is not configured on this server to revoke the grant`,
+          );
+        try {
+          await connector.oauth.revoke(credentials);
+        } catch (error) {
+          throw new ConflictError(
+            `${connector.system} did not revoke the grant, so the source stays connected: ${message(error)}`,
+          );
+        }
       }
-      stopTask(accountId, dataSourceId);
-      await store.transaction(async (tx) => {
-        await tx.connectorImports.saveSecret(accountId, dataSourceId, sealed, webhookSealed);
-        await tx.dataSources.saveConnection(accountId, dataSourceId, { ...external, connectedAt: now() });
-        await tx.connectorImports.finish(accountId, dataSourceId, { state: 'aborted', now: now() });
-      });
-      await start(accountId, source, session);
+      await store.transaction((tx) => forget(accountId, source.id, tx));
+      stopTask(accountId, source.id);
     },
 
     async progress(accountId: string, dataSourceId: string): Promise<ImportProgress> {
@@ -241,19 +418,24 @@ export function createImportControl(deps: {
 
     /**
      * Re-imports one customer from its billing system when its source has a connector and is
-     * connected; false when there is nothing to re-import from.
+     * connected; false when there is nothing to re-import from, 'deleted' when the system no
+     * longer has the customer and it was deleted here too.
      */
-    async resyncCustomer(accountId: string, customerId: string, dataSource?: string): Promise<boolean> {
+    async resyncCustomer(
+      accountId: string,
+      customerId: string,
+      dataSource?: string,
+    ): Promise<boolean | 'deleted'> {
       const dataSourceId = await store.transaction((tx) =>
         locateRecord(tx, 'customers', 'Customer', accountId, customerId, dataSource),
       );
       const source = await sourceOf(accountId, dataSourceId);
       if (!connectors.has(source.type)) return false;
       if ((await store.connectorImports.secret(accountId, source.id)) === undefined) return false;
-      const records = await (await sessionOf(accountId, source)).customerRecords?.(customerId);
-      if (!records) return false;
-      await pages.writeCustomer(accountId, source.id, records);
-      return true;
+      const session = await sessionOf(accountId, source);
+      if (!session.customerRecords) return false;
+      const written = await refreshCustomer(accountId, source.id, session, customerId);
+      return written === 'deleted' ? 'deleted' : true;
     },
 
     /**
@@ -281,13 +463,38 @@ export function createImportControl(deps: {
       } catch {
         throw new InvalidInputError('Invalid webhook signature');
       }
-      const records =
-        event.customerId === null
-          ? undefined
-          : await (await sessionOf(accountId, source)).customerRecords?.(event.customerId);
-      const written = await pages.writeCustomer(accountId, source.id, records || {}, event.id);
-      if (written === false) return 'duplicate';
-      return records ? 'applied' : 'ignored';
+      if (event.revoked) {
+        // The grant was revoked at the system: nothing can be read with the credentials now.
+        await store.transaction(async (tx) => {
+          await tx.connectorImports.recordEvent(accountId, source.id, event.id);
+          await forget(accountId, source.id, tx);
+        });
+        stopTask(accountId, source.id);
+        return 'applied';
+      }
+      const session = await sessionOf(accountId, source);
+      const written = await refreshCustomer(accountId, source.id, session, event.customerId, {
+        eventId: event.id,
+      });
+      if (written === 'duplicate') return 'duplicate';
+      if (written === 'absent' || event.customerId === null) return 'ignored';
+      return 'applied';
+    },
+
+    /**
+     * Reads the change feed of every connected source whose import is done and re-reads the
+     * customers it names (the missed webhook deliveries); tests call it, the timer calls it
+     * every CATCH_UP_INTERVAL_SECONDS. A call while one runs waits for that one.
+     */
+    catchUp,
+
+    /** Starts the periodic catch-up; the timer does not keep the process alive. */
+    startCatchUp(intervalMs: number): void {
+      if (catchUpTimer !== undefined || intervalMs <= 0) return;
+      catchUpTimer = setInterval(() => {
+        if (catchingUp === undefined) void catchUp().catch(() => {});
+      }, intervalMs);
+      catchUpTimer.unref();
     },
 
     /** At start: every run a stopped process left running goes on from its last stored page. */
@@ -315,6 +522,10 @@ export function createImportControl(deps: {
 
     /** Stops every task without marking it: the runs stay `running` and resume at the next start. */
     async close(): Promise<void> {
+      clearInterval(catchUpTimer);
+      catchUpTimer = undefined;
+      catchUpController.abort();
+      await catchingUp?.catch(() => {});
       const all = [...tasks.values()];
       for (const task of all) task.controller.abort();
       await Promise.all(all.map((task) => task.done));

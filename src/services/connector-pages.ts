@@ -115,23 +115,36 @@ export function createConnectorPages(
     },
 
     /**
-     * Stores one customer's records outside any import run (a resync). With `eventId`, the
-     * event is noted in the same transaction and nothing is written when it already was.
+     * Stores one customer's records outside any import run (a webhook, a resync, a catch-up);
+     * `false` (the system has no such customer any more) deletes the customer of this source
+     * with its invoices and subscriptions, like `DELETE /data/customers/{id}`. With `eventId`,
+     * the event is noted in the same transaction and nothing is written when it already was;
+     * `inTransaction` runs last in the same transaction (the catch-up moves its cursor there).
      */
     async writeCustomer(
       accountId: string,
       dataSourceId: string,
-      records: RecordsPage,
-      eventId?: string,
-    ): Promise<PageOutcome | false> {
+      customerId: string | null,
+      records: RecordsPage | false,
+      options: { eventId?: string; inTransaction?: (tx: Repos) => Promise<void> } = {},
+    ): Promise<PageOutcome | 'deleted' | 'absent' | 'duplicate'> {
       const check = await currencyChecker(fx);
       return store.transaction(async (tx) => {
+        const { eventId, inTransaction } = options;
         if (
           eventId !== undefined &&
           !(await tx.connectorImports.recordEvent(accountId, dataSourceId, eventId))
         )
-          return false;
-        return writeRecords(tx, accountId, dataSourceId, records, check);
+          return 'duplicate';
+        let outcome: PageOutcome | 'deleted' | 'absent';
+        if (records === false && customerId !== null) {
+          const deleted = await services.customers.deleteIn(tx, accountId, { dataSourceId, id: customerId });
+          outcome = deleted ? 'deleted' : 'absent';
+        } else {
+          outcome = await writeRecords(tx, accountId, dataSourceId, records || {}, check);
+        }
+        await inTransaction?.(tx);
+        return outcome;
       });
     },
   };

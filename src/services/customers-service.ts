@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CustomerRow } from '../store/customers-repo.js';
 import type { Repos, Store } from '../store/open-store.js';
-import { keyString, type Page } from '../store/records-repo.js';
+import { keyString, type Page, type RecordKey } from '../store/records-repo.js';
 import {
   type Batch,
   batchResults,
@@ -162,6 +162,12 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
     return batchResults(batch);
   }
 
+  async function deleteIn(tx: Repos, accountId: string, key: RecordKey): Promise<boolean> {
+    if (!(await tx.records.delete('customers', accountId, key))) return false;
+    await recordChanges(tx, accountId, { customers: [key] });
+    return true;
+  }
+
   async function locate(tx: Repos, accountId: string, id: string, dataSource?: string) {
     return { dataSourceId: await locateRecord(tx, 'customers', 'Customer', accountId, id, dataSource), id };
   }
@@ -203,11 +209,16 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
 
     async delete(accountId: string, id: string, dataSource?: string): Promise<void> {
       await store.transaction(async (tx) => {
-        const key = await locate(tx, accountId, id, dataSource);
-        await tx.records.delete('customers', accountId, key);
-        await recordChanges(tx, accountId, { customers: [key] });
+        await deleteIn(tx, accountId, await locate(tx, accountId, id, dataSource));
       });
     },
+
+    /**
+     * Deletes a customer of a known source with its invoices and subscriptions, inside the
+     * caller's transaction (a connector that found it deleted at the system); false when there
+     * was no such customer.
+     */
+    deleteIn,
   };
 }
 

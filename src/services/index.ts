@@ -1,5 +1,6 @@
 import { type ConnectorRegistry, connectorRegistry } from '../connectors/connector.js';
 import { createImportControl } from '../connectors/import-control.js';
+import { createOAuthControl } from '../connectors/oauth-control.js';
 import type { Store } from '../store/open-store.js';
 import { createAccountsService } from './accounts-service.js';
 import { createApiKeysService } from './api-keys-service.js';
@@ -37,6 +38,8 @@ export interface ServiceOptions {
   connectors?: ConnectorRegistry;
   /** The key that seals stored billing-system secrets (SECRETS_KEY); without it none can be stored. */
   secretsKey?: Buffer | undefined;
+  /** PUBLIC_URL, the address browsers reach the server at: OAuth redirect URIs are built on it. */
+  publicUrl?: string | undefined;
 }
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
@@ -56,6 +59,14 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const invoices = createInvoicesService(store, fx);
   const subscriptions = createSubscriptionsService(store, fx);
   const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
+  const connectors = options.connectors ?? connectorRegistry([]);
+  const imports = createImportControl({
+    store,
+    clock,
+    connectors,
+    secrets: secretBox(options.secretsKey),
+    pages,
+  });
   return {
     store,
     clock,
@@ -84,13 +95,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     segments: createSegmentsService(store, queryContext),
     invoices,
     subscriptions,
-    imports: createImportControl({
-      store,
-      clock,
-      connectors: options.connectors ?? connectorRegistry([]),
-      secrets: secretBox(options.secretsKey),
-      pages,
-    }),
+    imports,
+    oauth: createOAuthControl({ store, clock, connectors, imports, publicUrl: options.publicUrl }),
   };
 }
 

@@ -18,6 +18,9 @@ export interface ImportRow {
   last_activity_at: string;
   finished_at: string | null;
   last_error: string | null;
+  /** Where the change feed was read up to; null for a connector without one. */
+  change_cursor: string | null;
+  caught_up_at: string | null;
 }
 
 /** Where an import stands after a page: the kind it reads and the system's cursor inside it. */
@@ -32,7 +35,7 @@ export interface Checkpoint {
 }
 
 const COLUMNS = `account_id, data_source_id, run_id, state, kind_index, kind_count, cursor, fetched, stored,
-  refused, started_at, last_activity_at, finished_at, last_error`;
+  refused, started_at, last_activity_at, finished_at, last_error, change_cursor, caught_up_at`;
 
 export function connectorImportsRepo(db: Queryable) {
   return {
@@ -55,17 +58,21 @@ export function connectorImportsRepo(db: Queryable) {
       dataSourceId: string;
       runId: string;
       kindCount: number;
+      /** The change feed's end when the import starts: the catch-up reads on from there. */
+      changeCursor?: string | null;
       now: string;
     }): Promise<ImportRow> {
       const [row] = await db.query<ImportRow>(
-        `insert into connector_imports (account_id, data_source_id, run_id, state, kind_count, started_at, last_activity_at)
-         values ($1, $2, $3, 'running', $4, $5, $5)
+        `insert into connector_imports (account_id, data_source_id, run_id, state, kind_count, started_at,
+           last_activity_at, change_cursor)
+         values ($1, $2, $3, 'running', $4, $5, $5, $6)
          on conflict (account_id, data_source_id) do update set
            run_id = excluded.run_id, state = 'running', kind_index = 0, kind_count = excluded.kind_count,
            cursor = null, fetched = 0, stored = 0, refused = 0, started_at = excluded.started_at,
-           last_activity_at = excluded.last_activity_at, finished_at = null, last_error = null
+           last_activity_at = excluded.last_activity_at, finished_at = null, last_error = null,
+           change_cursor = excluded.change_cursor, caught_up_at = null
          returning ${COLUMNS}`,
-        [run.accountId, run.dataSourceId, run.runId, run.kindCount, run.now],
+        [run.accountId, run.dataSourceId, run.runId, run.kindCount, run.now, run.changeCursor ?? null],
       );
       return row!;
     },
@@ -128,6 +135,55 @@ export function connectorImportsRepo(db: Queryable) {
       return db.query<ImportRow>(
         `select ${COLUMNS} from connector_imports where state = 'running' order by started_at`,
       );
+    },
+
+    /**
+     * Finished imports of connected sources, every account's: what the periodic catch-up reads
+     * the change feed of.
+     */
+    listCatchUp(): Promise<ImportRow[]> {
+      return db.query<ImportRow>(
+        `select ${COLUMNS.replace(/(\w+)/g, 'i.$1')} from connector_imports i
+         join connector_secrets s on s.account_id = i.account_id and s.data_source_id = i.data_source_id
+         where i.state = 'done' order by i.account_id, i.data_source_id`,
+      );
+    },
+
+    /**
+     * Moves the change cursor after a catch-up read, if the run it was read for is still the
+     * source's finished import; false when an import started meanwhile (its own cursor stays).
+     */
+    async saveChangeCursor(
+      accountId: string,
+      dataSourceId: string,
+      runId: string,
+      cursor: string,
+      now: string,
+    ): Promise<boolean> {
+      const rows = await db.query(
+        `update connector_imports set change_cursor = $4, caught_up_at = $5
+         where account_id = $1 and data_source_id = $2 and run_id = $3 and state = 'done'
+         returning run_id`,
+        [accountId, dataSourceId, runId, cursor, now],
+      );
+      return rows.length > 0;
+    },
+
+    /** Keeps why a catch-up (or anything after the run) failed as the source's last error. */
+    async noteError(accountId: string, dataSourceId: string, runId: string, error: string): Promise<void> {
+      await db.query(
+        `update connector_imports set last_error = $4
+         where account_id = $1 and data_source_id = $2 and run_id = $3`,
+        [accountId, dataSourceId, runId, error],
+      );
+    },
+
+    /** Forgets the credentials and the webhook secret: the source is no longer connected. */
+    async deleteSecret(accountId: string, dataSourceId: string): Promise<void> {
+      await db.query('delete from connector_secrets where account_id = $1 and data_source_id = $2', [
+        accountId,
+        dataSourceId,
+      ]);
     },
 
     /** Saves the API key and the webhook secret (kept when none is given). */

@@ -112,6 +112,16 @@ export function dataSourcesRepo(db: Queryable) {
       );
     },
 
+    /** Forgets which account at the billing system the source was connected to; its records stay. */
+    async clearConnection(accountId: string, dataSourceId: string): Promise<void> {
+      await db.query(
+        `update data_sources set external_account_id = null, external_account_name = null, livemode = null,
+           connected_at = null, updated_at = now()
+         where account_id = $1 and data_source_id = $2`,
+        [accountId, dataSourceId],
+      );
+    },
+
     async saveSync(
       accountId: string,
       dataSourceId: string,

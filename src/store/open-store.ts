@@ -9,6 +9,7 @@ import type { Db, Queryable, StoreKind } from './db.js';
 import { fxRatesRepo } from './fx-rates-repo.js';
 import { invoicesRepo } from './invoices-repo.js';
 import { metricsRepo } from './metrics-repo.js';
+import { oauthStatesRepo } from './oauth-states-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
 import { ownerCaches } from './owner-caches.js';
@@ -31,6 +32,7 @@ export function repos(db: Queryable) {
     webSessions: webSessionsRepo(db),
     dataSources: dataSourcesRepo(db),
     connectorImports: connectorImportsRepo(db),
+    oauthStates: oauthStatesRepo(db),
     settings: settingsRepo(db),
     fxRates: fxRatesRepo(db),
     records: recordsRepo(db),

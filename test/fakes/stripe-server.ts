@@ -17,6 +17,17 @@ export interface StripeData {
   invoicePayments: Map<string, WireObject[]>;
   /** Charges, each with `refunds` as a full array. */
   charges: WireObject[];
+  /** Events, newest first as Stripe lists them; `emit` adds one. */
+  events?: WireObject[];
+}
+
+/** The platform side of Stripe Connect OAuth, for `/oauth/*`. */
+export interface FakeConnect {
+  clientId: string;
+  /** The platform's secret key, which authenticates `/oauth/token` and `/oauth/deauthorize`. */
+  secretKey: string;
+  /** The connected account the authorization grants (`stripe_user_id`). */
+  accountId: string;
 }
 
 /** An answer to force on the next matching requests. */
@@ -36,6 +47,11 @@ export interface FakeStripe {
   requests: string[];
   /** Queues faults, one request each. */
   fail(...faults: Fault[]): void;
+  /** Adds an event (newest) about `object`, as Stripe would without delivering it. */
+  emit(type: string, object: Record<string, unknown>): WireObject;
+  /** Connect: the accounts with a live grant, and the bodies `/oauth/*` received. */
+  grants: Set<string>;
+  oauthRequests: { path: string; body: URLSearchParams }[];
   close(): Promise<void>;
 }
 
@@ -49,6 +65,14 @@ function error(res: ServerResponse, status: number, body: object, headers: Recor
 /** Stripe's list envelope for one page of `items` after `startingAfter`. */
 function listPage(items: readonly WireObject[], url: string, query: URLSearchParams) {
   const limit = Math.min(Number(query.get('limit') ?? 10), 100);
+  const before = query.get('ending_before');
+  if (before !== null) {
+    // The page just before the object, in list order.
+    const index = items.findIndex((item) => item.id === before);
+    if (index < 0) return undefined;
+    const start = Math.max(0, index - limit);
+    return { object: 'list', data: items.slice(start, index), has_more: start > 0, url };
+  }
   const after = query.get('starting_after');
   let from = 0;
   if (after !== null) {
@@ -74,10 +98,15 @@ function expansions(query: URLSearchParams): Set<string> {
 export async function startFakeStripe(
   data: StripeData,
   apiKey: string,
-  options: { latencyMs?: number } = {},
+  options: { latencyMs?: number; connect?: FakeConnect } = {},
 ): Promise<FakeStripe> {
   const faults: Fault[] = [];
   const requests: string[] = [];
+  const events = (data.events ??= []);
+  let eventCount = 0;
+  const codes = new Set<string>();
+  const grants = new Set<string>();
+  const oauthRequests: { path: string; body: URLSearchParams }[] = [];
   const byId = (items: WireObject[]) => new Map(items.map((item) => [item.id, item]));
   const products = byId(data.products);
 
@@ -106,6 +135,7 @@ export async function startFakeStripe(
       return page && { ...page, data: page.data.map(view) };
     };
     if (path === '/v1/account') return data.account;
+    if (path === '/v1/events') return list(events);
     if (path === '/v1/customers') return list(data.customers);
     const one = /^\/v1\/(customers|prices)\/([^/]+)$/.exec(path);
     if (one) {
@@ -152,9 +182,84 @@ export async function startFakeStripe(
     return undefined;
   }
 
+  /** An OAuth error in Stripe's Connect wire format: `{error, error_description}`, not nested. */
+  function oauthError(res: ServerResponse, status: number, code: string, description: string) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: code, error_description: description }));
+  }
+
+  /**
+   * connect.stripe.com: the authorization page (approved at once: it redirects to the
+   * redirect_uri with a code and the state), and the platform's token and deauthorize calls.
+   */
+  function answerConnect(req: IncomingMessage, res: ServerResponse, url: URL, body: string) {
+    const connect = options.connect;
+    if (!connect) return oauthError(res, 404, 'invalid_request', 'Connect is not set up on this fake');
+    if (url.pathname === '/oauth/authorize' && req.method === 'GET') {
+      const query = url.searchParams;
+      if (query.get('client_id') !== connect.clientId || query.get('response_type') !== 'code')
+        return oauthError(res, 400, 'invalid_request', 'Unknown client_id or response_type');
+      const code = `ac_${codes.size + 1}_${Math.random().toString(36).slice(2)}`;
+      codes.add(code);
+      const back = new URL(query.get('redirect_uri')!);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', query.get('state') ?? '');
+      back.searchParams.set('scope', query.get('scope') ?? 'read_only');
+      res.writeHead(302, { location: back.toString() });
+      return res.end();
+    }
+    const form = new URLSearchParams(body);
+    oauthRequests.push({ path: url.pathname, body: form });
+    if (req.headers.authorization !== `Bearer ${connect.secretKey}`)
+      return error(res, 401, { type: 'invalid_request_error', message: 'Invalid API Key provided' });
+    if (url.pathname === '/oauth/token' && req.method === 'POST') {
+      const code = form.get('code') ?? '';
+      if (form.get('grant_type') !== 'authorization_code' || !codes.delete(code))
+        return oauthError(res, 400, 'invalid_grant', `Authorization code does not exist: ${code}`);
+      grants.add(connect.accountId);
+      return json(res, {
+        access_token: apiKey,
+        livemode: false,
+        refresh_token: 'rt_fake',
+        scope: 'read_only',
+        stripe_publishable_key: 'pk_test_fake',
+        stripe_user_id: connect.accountId,
+        token_type: 'bearer',
+      });
+    }
+    if (url.pathname === '/oauth/deauthorize' && req.method === 'POST') {
+      const account = form.get('stripe_user_id') ?? '';
+      if (form.get('client_id') !== connect.clientId || !grants.delete(account))
+        return oauthError(
+          res,
+          401,
+          'invalid_client',
+          `This application is not connected to stripe account ${account}`,
+        );
+      return json(res, { stripe_user_id: account });
+    }
+    return oauthError(
+      res,
+      404,
+      'invalid_request',
+      `Unrecognized request URL (${req.method}: ${url.pathname})`,
+    );
+  }
+
+  function json(res: ServerResponse, body: object) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
   function answer(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     requests.push(`${req.method} ${url.pathname}${url.search}`);
+    if (url.pathname.startsWith('/oauth/')) {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => answerConnect(req, res, url, Buffer.concat(chunks).toString('utf8')));
+      return;
+    }
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       return error(res, 401, {
         type: 'invalid_request_error',
@@ -186,13 +291,13 @@ export async function startFakeStripe(
     }
     const body = route(url.pathname, url.searchParams);
     if (body === undefined) {
-      const after = url.searchParams.get('starting_after');
-      return after !== null
+      const param = ['starting_after', 'ending_before'].find((name) => url.searchParams.has(name));
+      return param !== undefined
         ? error(res, 400, {
             type: 'invalid_request_error',
             code: 'resource_missing',
-            param: 'starting_after',
-            message: `No such object: '${after}'`,
+            param,
+            message: `No such object: '${url.searchParams.get(param)}'`,
           })
         : error(res, 404, {
             type: 'invalid_request_error',
@@ -216,6 +321,24 @@ export async function startFakeStripe(
     data,
     requests,
     fail: (...added) => faults.push(...added),
+    emit(type, object) {
+      eventCount++;
+      const event: WireObject = {
+        id: `evt_fake_${eventCount}`,
+        object: 'event',
+        created: 1_790_000_000 + eventCount,
+        type,
+        data: { object },
+        livemode: false,
+        api_version: null,
+        pending_webhooks: 0,
+        request: { id: null, idempotency_key: null },
+      };
+      events.unshift(event);
+      return event;
+    },
+    grants,
+    oauthRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

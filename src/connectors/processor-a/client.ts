@@ -53,7 +53,10 @@ export async function callStripe<T>(
   } catch (error) {
     if (error instanceof Stripe.errors.StripeError) {
       const message = `Stripe: ${error.message}${error.statusCode ? ` (HTTP ${error.statusCode})` : ''}`;
-      if (error.param === 'starting_after' && error.code === 'resource_missing')
+      if (
+        (error.param === 'starting_after' || error.param === 'ending_before') &&
+        error.code === 'resource_missing'
+      )
         throw new CursorLostError(message);
       throw new ConnectorError(message);
     }

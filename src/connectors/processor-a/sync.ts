@@ -1,8 +1,22 @@
 import type Stripe from 'stripe';
-import type { ConnectorSession, SourcePage } from '../connector.js';
+import { type ConnectorSession, CursorLostError, type SourcePage } from '../connector.js';
 import type { RecordsPage } from '../../services/connector-pages.js';
 import { callStripe, type StripeApiSettings, stripeClient } from './client.js';
 import { mapCustomer, mapInvoice, mapPrice, mapSubscription } from './mapping.js';
+import { customerOf } from './webhooks.js';
+
+/** The change cursor of an account that had no event yet: every event is after it. */
+const NO_EVENT_YET = '';
+
+/** The customers events (newest first) concern, oldest change first, each once. */
+function customersOf(events: readonly Stripe.Event[]): string[] {
+  const ids = new Set<string>();
+  for (const event of [...events].reverse()) {
+    const id = customerOf(event.data.object);
+    if (id !== null) ids.add(id);
+  }
+  return [...ids];
+}
 
 type ListPage<T> = { data: T[]; has_more: boolean };
 
@@ -111,6 +125,38 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
         subscriptions: subscriptions.flatMap(mapSubscription),
         invoices: await invoiceRecords(invoices),
       };
+    },
+    /**
+     * The events list, newest first, read forward from the last event seen with
+     * `ending_before` (a page holds the events just after it, still newest first). Stripe keeps
+     * events 30 days: an older cursor's event is gone, which is a CursorLostError.
+     */
+    async changes(cursor) {
+      if (cursor === null) {
+        const newest = await call(() => stripe.events.list({ limit: 1 }));
+        return { customerIds: [], cursor: newest.data[0]?.id ?? NO_EVENT_YET, more: false };
+      }
+      if (cursor === NO_EVENT_YET) {
+        // No event existed when the import started, so every event now is a change: the list
+        // from its newest event, paged back to the oldest.
+        const events = await all((params) => stripe.events.list(params));
+        return {
+          customerIds: customersOf(events),
+          cursor: events[0]?.id ?? NO_EVENT_YET,
+          more: false,
+        };
+      }
+      let list;
+      try {
+        list = await call(() => stripe.events.list({ limit, ending_before: cursor }));
+      } catch (error) {
+        if (error instanceof CursorLostError)
+          throw new CursorLostError(
+            `Stripe no longer has event ${cursor} (it keeps events 30 days): changes after it cannot be read`,
+          );
+        throw error;
+      }
+      return { customerIds: customersOf(list.data), cursor: list.data[0]?.id ?? cursor, more: list.has_more };
     },
     async page(kind, cursor) {
       const read = kinds[kind];
