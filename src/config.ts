@@ -73,14 +73,16 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
 }
 
 /** `<PREFIX>_HOST`, `_PORT` and `_PROTOCOL`: an address a test (or a proxy) can stand in with. */
+const isProtocol = (value: string): value is 'http' | 'https' => value === 'http' || value === 'https';
+
 function apiAddress(env: NodeJS.ProcessEnv, prefix: string) {
   const protocol = env[`${prefix}_PROTOCOL`] || undefined;
-  if (protocol !== undefined && protocol !== 'http' && protocol !== 'https')
+  if (protocol !== undefined && !isProtocol(protocol))
     throw new Error(`${prefix}_PROTOCOL must be http or https, got "${protocol}"`);
   return {
     host: env[`${prefix}_HOST`] || undefined,
     port: env[`${prefix}_PORT`] ? integer(env, `${prefix}_PORT`, 443, 1) : undefined,
-    protocol: protocol as 'http' | 'https' | undefined,
+    protocol,
   };
 }
 
