@@ -7,7 +7,8 @@ import { FilterBar } from './filter-bar.js';
 export type ReportParams = Record<string, string | undefined>;
 
 /**
- * A report page: its title, the shared filter bar, and the figures once every endpoint it
+ * A report page: its title, the shared filter bar (period, interval, currency and the report
+ * filters, all in the URL and all in `params`), and the figures once every endpoint it
  * reads has answered, else the loading state or the service's error in words. `keep` are the
  * page's own URL parameters (how it shows the figures, not which), kept when a filter changes;
  * `controls` the inputs that change them.
@@ -22,6 +23,8 @@ export function ReportPage<T>(props: {
   controls?: ComponentChildren;
   /** The figures are as of today: the filter bar offers no period. */
   asOfToday?: boolean;
+  /** The figures are over the whole range, not by period: the filter bar offers no interval. */
+  noInterval?: boolean;
   children: (value: T, query: DashboardQuery) => ComponentChildren;
 }) {
   const query = parseDashboardQuery(props.route.params);
@@ -37,6 +40,7 @@ export function ReportPage<T>(props: {
         today={today}
         extra={props.keep}
         asOfToday={props.asOfToday}
+        noInterval={props.noInterval}
       />
       {props.controls}
       {report.state === 'loading' && <p class="status">Loading {props.what}…</p>}
