@@ -34,11 +34,13 @@ let options: Promise<FilterOptions> | undefined;
 function loadOptions(): Promise<FilterOptions> {
   const list = <T,>(read: Promise<T[]>) => read.catch(() => [] as T[]);
   options ??= Promise.all([
-    list(api.get<{ result: { list: Named[] } }>('/data/plan-groups', { limit: 1000 }).then((r) => r.result.list)),
-    list(api.get<{ result: { list: Named[] } }>('/data/segments', { limit: 1000 }).then((r) => r.result.list)),
     list(
-      api.get<{ result: (Named & { type: string })[] }>('/data/data-sources').then((r) => r.result),
+      api.get<{ result: { list: Named[] } }>('/data/plan-groups', { limit: 1000 }).then((r) => r.result.list),
     ),
+    list(
+      api.get<{ result: { list: Named[] } }>('/data/segments', { limit: 1000 }).then((r) => r.result.list),
+    ),
+    list(api.get<{ result: (Named & { type: string })[] }>('/data/data-sources').then((r) => r.result)),
   ]).then(([planGroups, segments, dataSources]) => ({ planGroups, segments, dataSources }));
   return options;
 }
@@ -98,9 +100,9 @@ function CustomFilter({ onAdd }: { onAdd: (key: string, value: string) => void }
       /^[\w.-]{1,100}$/.test(clean)
         ? api
             .get<{ values: { value: string; count: number }[] }>('/reports/custom-variables', {
-                key: clean,
-                limit: 100,
-              })
+              key: clean,
+              limit: 100,
+            })
             .then((answer) => answer.values)
         : Promise.resolve([]),
     clean,

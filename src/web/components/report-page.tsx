@@ -23,6 +23,8 @@ export function ReportPage<T>(props: {
   controls?: ComponentChildren;
   /** The figures are as of today: the filter bar offers no period. */
   asOfToday?: boolean;
+  /** What else `load` depends on besides the report parameters, e.g. a comparison asked for. */
+  loadKey?: string;
   /** The figures are over the whole range, not by period: the filter bar offers no interval. */
   noInterval?: boolean;
   children: (value: T, query: DashboardQuery) => ComponentChildren;
@@ -30,7 +32,7 @@ export function ReportPage<T>(props: {
   const query = parseDashboardQuery(props.route.params);
   const today = new Date();
   const params = reportQuery(query, today);
-  const [report] = useLoad(() => props.load(params), JSON.stringify(params));
+  const [report] = useLoad(() => props.load(params), JSON.stringify([params, props.loadKey]));
   return (
     <main>
       <h1>{props.title}</h1>

@@ -19,8 +19,8 @@ export function Refused({ what }: { what: string }) {
 export function ReadOnlyNote({ session }: { session: Session }) {
   return canChange(session) ? null : (
     <p class="hint" role="note" data-readonly>
-      You are signed in as a readonly member: you see these settings, only the owner and admins can
-      change them.
+      You are signed in as a readonly member: you see these settings, only the owner and admins can change
+      them.
     </p>
   );
 }

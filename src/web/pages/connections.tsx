@@ -53,7 +53,8 @@ const FORMS: Record<ConnectorType, { key: string; keyHint: string; site?: string
 function StripeStatus() {
   const [status] = useLoad(() => api.get<ProcessorStatus>('/settings/processor-a'), 'processor-a');
   if (status.state === 'loading') return <p class="status">Loading the Stripe connection…</p>;
-  if (status.state === 'error') return <p class="error">The Stripe connection could not be read: {status.message}</p>;
+  if (status.state === 'error')
+    return <p class="error">The Stripe connection could not be read: {status.message}</p>;
   const s = status.value;
   return (
     <dl class="facts" data-processor-status={s.connected ? 'connected' : 'not-connected'}>
@@ -244,7 +245,11 @@ export function Connections({ route, session }: { route: Route; session: Session
         </p>
       )}
       <ReadOnlyNote session={session} />
-      {writable ? <StripeStatus /> : <p class="hint">Only the owner and admins see the Stripe account's status.</p>}
+      {writable ? (
+        <StripeStatus />
+      ) : (
+        <p class="hint">Only the owner and admins see the Stripe account's status.</p>
+      )}
       {sources.state === 'loading' && <p class="status">Loading data sources…</p>}
       {sources.state === 'error' && (
         <p class="error" role="alert">

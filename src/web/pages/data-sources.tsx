@@ -31,9 +31,9 @@ export function DataSources({ session }: { session: Session }) {
     <main>
       <h1>Data sources</h1>
       <p class="hint">
-        Where the account's records come from: a billing system it imports from (Stripe, Chargebee,
-        Recurly: connect it under <a href={href('/settings/connections')}>Connections</a>), or records sent
-        through the API or as files.
+        Where the account's records come from: a billing system it imports from (Stripe, Chargebee, Recurly:
+        connect it under <a href={href('/settings/connections')}>Connections</a>), or records sent through the
+        API or as files.
       </p>
       <ReadOnlyNote session={session} />
       <form class="inline-form" onSubmit={create.onSubmit}>

@@ -33,8 +33,8 @@ export function Notifications({ session }: { session: Session }) {
       <main>
         <h1>Notifications</h1>
         <p class="empty" data-readonly>
-          Only the owner and admins see and change the notification settings: the API refuses them to
-          readonly members. The base currency is on <a href={href('/settings/account')}>Your account</a>.
+          Only the owner and admins see and change the notification settings: the API refuses them to readonly
+          members. The base currency is on <a href={href('/settings/account')}>Your account</a>.
         </p>
       </main>
     );
@@ -198,7 +198,8 @@ function Editor(props: { settings: NotificationSettings; currency: string; onSav
           {settings.alerts.churn_threshold > 0
             ? `above ${money(settings.alerts.churn_threshold, props.currency)}`
             : 'off'}
-          , MRR drop alert {settings.alerts.mrr_drop_threshold > 0 ? `above ${settings.alerts.mrr_drop_threshold}%` : 'off'}.
+          , MRR drop alert{' '}
+          {settings.alerts.mrr_drop_threshold > 0 ? `above ${settings.alerts.mrr_drop_threshold}%` : 'off'}.
         </p>
       </fieldset>
       <ErrorText message={submit.error} />

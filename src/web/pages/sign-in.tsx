@@ -23,7 +23,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
         </Field>
-        <PasswordField kind="current" label="Password" name="password" value={password} onInput={setPassword} />
+        <PasswordField
+          kind="current"
+          label="Password"
+          name="password"
+          value={password}
+          onInput={setPassword}
+        />
         <ErrorText message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
