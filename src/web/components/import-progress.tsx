@@ -20,7 +20,13 @@ const PHASES: Record<ImportProgress['phase'], string> = {
  * the phase is `processing`, and the Full import, Abort and Reset buttons (disabled for a
  * member who may not change the source, as the API refuses them).
  */
-export function ImportControl({ source, canChange }: { source: DataSource; canChange: boolean }) {
+export function ImportControl(props: {
+  source: DataSource;
+  canChange: boolean;
+  /** Changed by the page when something else (a connection) started an import: read again. */
+  refresh?: number;
+}) {
+  const { source, canChange } = props;
   const [progress, setProgress] = useState<ImportProgress>();
   const [loadError, setLoadError] = useState<string>();
   const [round, setRound] = useState(0);
@@ -42,7 +48,7 @@ export function ImportControl({ source, canChange }: { source: DataSource; canCh
       current = false;
       if (timer) clearTimeout(timer);
     };
-  }, [source.id, round]);
+  }, [source.id, round, props.refresh]);
 
   const post = (action: string) => () =>
     actions.run(() => api.post(`/data/data-sources/${source.id}/${action}`));

@@ -50,8 +50,8 @@ const FORMS: Record<ConnectorType, { key: string; keyHint: string; site?: string
   },
 };
 
-function StripeStatus() {
-  const [status] = useLoad(() => api.get<ProcessorStatus>('/settings/processor-a'), 'processor-a');
+function StripeStatus({ round }: { round: number }) {
+  const [status] = useLoad(() => api.get<ProcessorStatus>('/settings/processor-a'), `processor-a ${round}`);
   if (status.state === 'loading') return <p class="status">Loading the Stripe connection…</p>;
   if (status.state === 'error')
     return <p class="error">The Stripe connection could not be read: {status.message}</p>;
@@ -84,7 +84,12 @@ function StripeStatus() {
 }
 
 /** The key form of one source: the key is sent once and never shown again, nor read back. */
-function KeyForm({ source, writable }: { source: DataSource & { type: ConnectorType }; writable: boolean }) {
+function KeyForm(props: {
+  source: DataSource & { type: ConnectorType };
+  writable: boolean;
+  onConnected: () => void;
+}) {
+  const { source, writable } = props;
   const form = FORMS[source.type];
   const [apiKey, setApiKey] = useState('');
   const [site, setSite] = useState('');
@@ -101,6 +106,7 @@ function KeyForm({ source, writable }: { source: DataSource & { type: ConnectorT
     setSite('');
     setSecret('');
     setDone(true);
+    props.onConnected();
   });
   return (
     <form class="key-form" onSubmit={submit.onSubmit} data-key-form={source.id}>
@@ -155,12 +161,17 @@ function Connection(props: {
   source: DataSource & { type: ConnectorType };
   session: Session;
   writable: boolean;
+  round: number;
+  onChanged: () => void;
 }) {
   const { source, writable } = props;
   const stripe = source.type === 'processor-a';
   const [oauth] = useLoad(() => (stripe ? oauthAvailable(source.id) : Promise.resolve(false)), source.id);
   const [disconnected, setDisconnected] = useState(false);
-  const disconnect = useActions(() => setDisconnected(true));
+  const disconnect = useActions(() => {
+    setDisconnected(true);
+    props.onChanged();
+  });
   const url = webhookUrl(window.location.origin, props.session.account.id, source);
   return (
     <section class="panel" data-connection={source.id}>
@@ -188,7 +199,7 @@ function Connection(props: {
           Disconnected from Stripe.
         </p>
       )}
-      <ImportControl source={source} canChange={writable} />
+      <ImportControl source={source} canChange={writable} refresh={props.round} />
       {stripe && oauth.state === 'done' && oauth.value && (
         <p>
           {writable ? (
@@ -210,7 +221,7 @@ function Connection(props: {
       {stripe && oauth.state === 'done' && !oauth.value && (
         <p class="hint">This server has no Stripe OAuth configured: connect with a restricted API key.</p>
       )}
-      <KeyForm source={source} writable={writable} />
+      <KeyForm source={source} writable={writable} onConnected={props.onChanged} />
       <p class="hint">Webhook URL to configure at {SOURCE_TYPES[source.type]}, for live updates:</p>
       <code class="webhook" data-webhook>
         {url}
@@ -226,6 +237,7 @@ function Connection(props: {
 export function Connections({ route, session }: { route: Route; session: Session }) {
   const writable = canChange(session);
   const [sources] = useLoad(loadSources, 'sources');
+  const [round, setRound] = useState(0);
   const connected = route.params.get('connected');
   const error = route.params.get('error');
   const list = sources.state === 'done' ? sources.value.filter(isConnector) : [];
@@ -246,7 +258,7 @@ export function Connections({ route, session }: { route: Route; session: Session
       )}
       <ReadOnlyNote session={session} />
       {writable ? (
-        <StripeStatus />
+        <StripeStatus round={round} />
       ) : (
         <p class="hint">Only the owner and admins see the Stripe account's status.</p>
       )}
@@ -263,7 +275,14 @@ export function Connections({ route, session }: { route: Route; session: Session
         </p>
       )}
       {list.map((source) => (
-        <Connection key={source.id} source={source} session={session} writable={writable} />
+        <Connection
+          key={source.id}
+          source={source}
+          session={session}
+          writable={writable}
+          round={round}
+          onChanged={() => setRound((n) => n + 1)}
+        />
       ))}
     </main>
   );
