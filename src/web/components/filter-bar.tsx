@@ -58,6 +58,9 @@ const BILLING_LABELS = {
   year: 'Yearly',
 } as const;
 
+/** At phone width the customer filters start folded, unless one is set. */
+const narrow = () => window.matchMedia('(max-width: 600px)').matches;
+
 const label = (value: string) => value[0]!.toUpperCase() + value.slice(1).replaceAll('_', ' ');
 
 /** A select of `choices` that also shows a value of the URL that is not among them (a bookmark's). */
@@ -257,67 +260,73 @@ export function FilterBar(props: {
           onChange={(currency) => change({ currency })}
         />
       </div>
-      <div class="filters" role="group" aria-label="Customers">
-        <label>
-          Region or countries
-          <input
-            name="region"
-            list="regions"
-            placeholder="eu, or US CA"
-            size={12}
-            value={query.filters.region ?? ''}
-            onChange={(e) => filter('region', e.currentTarget.value.trim() || undefined)}
+      <details class="customer-filters" open={any || !narrow()}>
+        <summary>
+          Filter customers
+          {any && ` (${Object.keys(query.filters).length})`}
+        </summary>
+        <div class="filters" role="group" aria-label="Customers">
+          <label>
+            Region or countries
+            <input
+              name="region"
+              list="regions"
+              placeholder="eu, or US CA"
+              size={12}
+              value={query.filters.region ?? ''}
+              onChange={(e) => filter('region', e.currentTarget.value.trim() || undefined)}
+            />
+            <datalist id="regions">
+              {REGIONS.map((region) => (
+                <option key={region} value={region}>
+                  {label(region)}
+                </option>
+              ))}
+            </datalist>
+          </label>
+          <Choice
+            name="customer_currency"
+            label="Customer currency"
+            value={query.filters.customer_currency}
+            choices={CURRENCIES.map((currency) => [currency, currency.toUpperCase()] as const)}
+            onChange={(value) => filter('customer_currency', value)}
           />
-          <datalist id="regions">
-            {REGIONS.map((region) => (
-              <option key={region} value={region}>
-                {label(region)}
-              </option>
-            ))}
-          </datalist>
-        </label>
-        <Choice
-          name="customer_currency"
-          label="Customer currency"
-          value={query.filters.customer_currency}
-          choices={CURRENCIES.map((currency) => [currency, currency.toUpperCase()] as const)}
-          onChange={(value) => filter('customer_currency', value)}
-        />
-        <Choice
-          name="plan"
-          label="Plan group"
-          value={query.filters.plan}
-          choices={known.planGroups.map((group) => [group.id, group.name] as const)}
-          onChange={(value) => filter('plan', value)}
-        />
-        <Choice
-          name="billing_freq"
-          label="Billing"
-          value={query.filters.billing_freq}
-          choices={BILLING_FREQS.map((freq) => [freq, BILLING_LABELS[freq]] as const)}
-          onChange={(value) => filter('billing_freq', value)}
-        />
-        <Choice
-          name="segment"
-          label="Segment"
-          value={query.filters.segment}
-          choices={known.segments.map((segment) => [segment.id, segment.name] as const)}
-          onChange={(value) => filter('segment', value)}
-        />
-        <Choice
-          name="data_source"
-          label="Data source"
-          value={query.filters.data_source}
-          choices={known.dataSources.map((source) => [source.id, source.name] as const)}
-          onChange={(value) => filter('data_source', value)}
-        />
-        <CustomFilter onAdd={(key, value) => filter(`custom_${key}`, value)} />
-        {any && (
-          <button type="button" class="secondary" onClick={() => change({ filters: {} })}>
-            Clear filters
-          </button>
-        )}
-      </div>
+          <Choice
+            name="plan"
+            label="Plan group"
+            value={query.filters.plan}
+            choices={known.planGroups.map((group) => [group.id, group.name] as const)}
+            onChange={(value) => filter('plan', value)}
+          />
+          <Choice
+            name="billing_freq"
+            label="Billing"
+            value={query.filters.billing_freq}
+            choices={BILLING_FREQS.map((freq) => [freq, BILLING_LABELS[freq]] as const)}
+            onChange={(value) => filter('billing_freq', value)}
+          />
+          <Choice
+            name="segment"
+            label="Segment"
+            value={query.filters.segment}
+            choices={known.segments.map((segment) => [segment.id, segment.name] as const)}
+            onChange={(value) => filter('segment', value)}
+          />
+          <Choice
+            name="data_source"
+            label="Data source"
+            value={query.filters.data_source}
+            choices={known.dataSources.map((source) => [source.id, source.name] as const)}
+            onChange={(value) => filter('data_source', value)}
+          />
+          <CustomFilter onAdd={(key, value) => filter(`custom_${key}`, value)} />
+          {any && (
+            <button type="button" class="secondary" onClick={() => change({ filters: {} })}>
+              Clear filters
+            </button>
+          )}
+        </div>
+      </details>
       {custom.length > 0 && (
         <p class="chips">
           {custom.map(([name, value]) => (
