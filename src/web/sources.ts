@@ -50,8 +50,8 @@ export function webhookUrl(origin: string, accountId: string, source: DataSource
 
 /**
  * Whether this server can connect to processor-a (Stripe) through OAuth: the authorize route
- * answers 503 when no OAuth client is configured (404 on a server without the route). A
- * redirect, not followed, means it can.
+ * answers 503 when no OAuth client is configured (404 on a server without the route); anything
+ * else (its redirect, not followed, or a refusal of the member's role) means it can.
  */
 export async function oauthAvailable(sourceId: string): Promise<boolean> {
   try {
@@ -60,7 +60,7 @@ export async function oauthAvailable(sourceId: string): Promise<boolean> {
       redirect: 'manual',
       credentials: 'same-origin',
     });
-    return response.type === 'opaqueredirect' || (response.status >= 200 && response.status < 400);
+    return response.type === 'opaqueredirect' || (response.status !== 503 && response.status !== 404);
   } catch {
     return false;
   }

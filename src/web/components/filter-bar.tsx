@@ -186,7 +186,17 @@ export function FilterBar(props: {
   const custom = Object.entries(query.filters).filter(([name]) => name.startsWith('custom_'));
   const any = Object.keys(query.filters).length > 0;
   return (
-    <form class="filters-bar" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
+    <form
+      class="filters-bar"
+      aria-label="Filters"
+      onSubmit={(event) => {
+        // Enter in the region field applies it, as leaving the field does.
+        event.preventDefault();
+        const region = event.currentTarget.querySelector<HTMLInputElement>('input[name="region"]');
+        const value = region?.value.trim() || undefined;
+        if (region && value !== query.filters.region) filter('region', value);
+      }}
+    >
       <div class="filters">
         {!props.asOfToday && (
           <>
