@@ -80,7 +80,7 @@ export function DataSources({ session }: { session: Session }) {
           </p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <thead>
                 <tr>
                   <th>Name</th>
