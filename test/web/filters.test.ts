@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
@@ -248,6 +249,16 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('report filters in chromium
     const text = `${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change).toFixed(1)}% vs previous period`;
     await expect.poll(() => page.locator('.card[data-metric="mrr"] .card-change').textContent()).toBe(text);
     await shot('dashboard-compare');
+    // The CSV puts each period beside the previous range's, matched from the end, as the cards are.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-panel="mrr"] button', { hasText: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(csv[0]!.endsWith(',previous_date,previous_total_mrr')).toBe(true);
+    expect(csv.at(-1)!.endsWith(`,${before.result.at(-1).date},${first}`)).toBe(true);
 
     await page.getByLabel('Compare with the previous period').uncheck();
     await expect.poll(() => page.url()).not.toContain('compare=');

@@ -78,8 +78,11 @@ function option(rows: MrrRow[], currency: string, previous?: PreviousPeriod): EC
             {
               name: PREVIOUS,
               type: 'line',
-              // The n-th period of the range before, under the n-th period of this one.
-              data: rows.map((_, index) => previous.rows[index]?.total_mrr ?? null),
+              // Matched from the end: the range before's last period under this one's last, as
+              // the cards compare them. A range cut mid-period may hold one period more.
+              data: rows.map(
+                (_, index) => previous.rows[index + previous.rows.length - rows.length]?.total_mrr ?? null,
+              ),
               xAxisIndex: 0,
               yAxisIndex: 0,
               showSymbol: false,

@@ -4,7 +4,7 @@ import { ReportPage } from '../components/report-page.js';
 import { SummaryCards, summaryCards } from '../components/summary-cards.js';
 import { downloadCsv } from '../csv.js';
 import { dashboardParams, parseDashboardQuery, previousRange } from '../dashboard-query.js';
-import { MOVEMENTS, type MrrReport, type RetentionReport } from '../reports.js';
+import { MOVEMENTS, type MrrReport, type MrrRow, type RetentionReport } from '../reports.js';
 import { navigate, type Route } from '../route.js';
 
 interface Figures {
@@ -61,6 +61,8 @@ export function Dashboard({ route }: { route: Route }) {
   );
 }
 
+const previousCells = (row: MrrRow | undefined) => [row?.date ?? null, row?.total_mrr ?? null];
+
 function Figures({ figures, interval }: { figures: Figures; interval: string }) {
   const { mrr, retention, previous } = figures;
   const rows = mrr.result;
@@ -89,7 +91,7 @@ function Figures({ figures, interval }: { figures: Figures; interval: string }) 
         ...MOVEMENTS.map((kind) => row[kind]),
         row.total_customers,
         mrr.currency,
-        ...(before ? [before.rows[index]?.date ?? null, before.rows[index]?.total_mrr ?? null] : []),
+        ...(before ? previousCells(before.rows[index + before.rows.length - rows.length]) : []),
       ]),
     );
   const cards = summaryCards(
