@@ -210,6 +210,19 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('report filters in chromium
       await expect.poll(() => bookmarked.locator('main tbody tr').allTextContents()).toHaveLength(1);
       await expect.poll(() => bookmarked.locator('main tbody tr').textContent()).toContain('Delta');
 
+      await bookmarked.goto(`${base}/#/customers?status=all&region=eu`);
+      const customers = await t.read(account.adminKey, '/customers?status=all&region=eu&limit=51');
+      // Beta (Germany) and Gamma (France), largest MRR first.
+      const eu = customers.result.list.map((item: { id: string }) => item.id);
+      expect(eu).toEqual(['gamma', 'beta']);
+      await expect
+        .poll(() =>
+          bookmarked
+            .locator('tr[data-customer]')
+            .evaluateAll((rows) => rows.map((row) => row.dataset.customer)),
+        )
+        .toEqual(eu);
+
       await bookmarked.goto(`${base}/#/concentration?data_source=${ids.ledger}`);
       await expect
         .poll(() =>
