@@ -65,6 +65,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   get: <T>(path: string, query?: Query) => call<T>('GET', withQuery(path, query)),
   post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
+  put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
   patch: <T>(path: string, body: unknown) => call<T>('PATCH', path, body),
   delete: (path: string) => call<void>('DELETE', path),
 };

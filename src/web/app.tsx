@@ -7,9 +7,12 @@ import { Cashflow } from './pages/cashflow.js';
 import { Cohorts } from './pages/cohorts.js';
 import { Concentration } from './pages/concentration.js';
 import { Countries } from './pages/countries.js';
+import { Connections } from './pages/connections.js';
 import { Customers } from './pages/customers.js';
+import { DataSources } from './pages/data-sources.js';
 import { Leads } from './pages/leads.js';
 import { Movements } from './pages/movements.js';
+import { Notifications } from './pages/notifications.js';
 import { Retention } from './pages/retention.js';
 import { Scheduled } from './pages/scheduled.js';
 import { Dashboard } from './pages/dashboard.js';
@@ -20,20 +23,33 @@ import { type Route, useRoute } from './route.js';
 import { loadSession, type Session, signOut } from './session.js';
 import { useLoad } from './use-load.js';
 
-const NAV = [
-  ['/dashboard', 'Dashboard'],
-  ['/movements', 'Movements'],
-  ['/customers', 'Customers'],
-  ['/cohorts', 'Cohorts'],
-  ['/retention', 'Retention'],
-  ['/leads', 'Leads'],
-  ['/cashflow', 'Cashflow'],
-  ['/countries', 'Countries'],
-  ['/concentration', 'Concentration'],
-  ['/scheduled', 'Scheduled'],
-  ['/settings/api-keys', 'API keys'],
-  ['/settings/team', 'Team'],
-  ['/settings/account', 'Account'],
+/** The menus of the top bar: the dashboard, then the reports and the settings, each a group. */
+const MENUS = [
+  {
+    label: 'Reports',
+    links: [
+      ['/movements', 'Movements'],
+      ['/customers', 'Customers'],
+      ['/cohorts', 'Cohorts'],
+      ['/retention', 'Retention'],
+      ['/leads', 'Leads and trials'],
+      ['/cashflow', 'Cashflow'],
+      ['/countries', 'Countries'],
+      ['/concentration', 'Concentration'],
+      ['/scheduled', 'Scheduled churn'],
+    ],
+  },
+  {
+    label: 'Settings',
+    links: [
+      ['/settings/data-sources', 'Data sources'],
+      ['/settings/connections', 'Connections'],
+      ['/settings/notifications', 'Notifications'],
+      ['/settings/api-keys', 'API keys'],
+      ['/settings/team', 'Team'],
+      ['/settings/account', 'Your account'],
+    ],
+  },
 ] as const;
 
 function Page({ route, session }: { route: Route; session: Session }) {
@@ -65,9 +81,84 @@ function Page({ route, session }: { route: Route; session: Session }) {
       return <Team session={session} />;
     case '/settings/account':
       return <Account session={session} />;
+    case '/settings/data-sources':
+      return <DataSources session={session} />;
+    case '/settings/connections':
+      return <Connections route={route} session={session} />;
+    case '/settings/notifications':
+      return <Notifications session={session} />;
     default:
       return <Dashboard route={route} />;
   }
+}
+
+/**
+ * The dashboard link and the Reports and Settings menus. On a wide screen each menu opens
+ * under its button; at phone width the whole navigation folds behind one Menu button and the
+ * groups are listed one under the other. Any navigation closes what is open.
+ */
+function Navigation({ current }: { current: string }) {
+  const [open, setOpen] = useState<string>();
+  const [folded, setFolded] = useState(true);
+  useEffect(() => {
+    setOpen(undefined);
+    setFolded(true);
+  }, [current]);
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent) => {
+      if (!(event.target instanceof Element) || !event.target.closest('.menu')) setOpen(undefined);
+    };
+    const escape = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(undefined);
+    document.addEventListener('click', close);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('click', close);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+  return (
+    <>
+      <button
+        type="button"
+        class="secondary menu-toggle"
+        aria-expanded={!folded}
+        aria-controls="main-nav"
+        onClick={() => setFolded(!folded)}
+      >
+        Menu
+      </button>
+      <nav id="main-nav" class={folded ? undefined : 'unfolded'} aria-label="Pages">
+        <a href="#/dashboard" aria-current={current === '/dashboard' ? 'page' : undefined}>
+          Dashboard
+        </a>
+        {MENUS.map((menu) => {
+          const here = menu.links.some(([path]) => path === current);
+          const id = `menu-${menu.label.toLowerCase()}`;
+          return (
+            <div key={menu.label} class={`menu${open === menu.label ? ' open' : ''}${here ? ' here' : ''}`}>
+              <button
+                type="button"
+                class="menu-button"
+                aria-expanded={open === menu.label}
+                aria-controls={id}
+                onClick={() => setOpen(open === menu.label ? undefined : menu.label)}
+              >
+                {menu.label} <span aria-hidden="true">▾</span>
+              </button>
+              <div class="menu-panel" id={id} role="group" aria-label={menu.label}>
+                {menu.links.map(([path, label]) => (
+                  <a key={path} href={`#${path}`} aria-current={current === path ? 'page' : undefined}>
+                    {label}
+                  </a>
+                ))}
+              </div>
+            </div>
+          );
+        })}
+      </nav>
+    </>
+  );
 }
 
 function Shell({ route, session, onSignedOut }: { route: Route; session: Session; onSignedOut: () => void }) {
@@ -87,17 +178,11 @@ function Shell({ route, session, onSignedOut }: { route: Route; session: Session
         <a class="brand" href="#/dashboard">
           mrrlytics
         </a>
-        <nav>
-          {NAV.map(([path, label]) => (
-            <a key={path} href={`#${path}`} aria-current={current === path ? 'page' : undefined}>
-              {label}
-            </a>
-          ))}
-        </nav>
+        <Navigation current={current} />
         <span class="who" title={session.member.email}>
           {session.member.name || session.member.email} · {session.member.role}
         </span>
-        <button type="button" class="secondary" onClick={() => void leave()}>
+        <button type="button" class="secondary sign-out" onClick={() => void leave()}>
           Sign out
         </button>
       </header>

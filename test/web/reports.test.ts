@@ -55,6 +55,10 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await expect.poll(() => cell('cohorts-mrr', '2026-02', 'initial_mrr')).toBe('5000');
     await expect.poll(() => cell('cohorts-mrr', '2026-02', 'period_2')).toBe('100');
     await expect.poll(() => cell('cohorts-mrr', '2026-02', 'period_3')).toBe('0');
+    // Nobody started paying in March: its row is blank, not 0 %.
+    const march = api.result.list.find((cohort: { label: string }) => cohort.label === '2026-03');
+    expect(march.initial_customers).toBe(0);
+    await expect.poll(() => cell('cohorts-mrr', '2026-03', 'period_0')).toBe('');
     await page.locator('.chart canvas').first().waitFor();
     await shot('cohorts');
 
@@ -67,6 +71,18 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await expect
       .poll(() => page.url())
       .toMatch(/interval=quarter.*metric=customers|metric=customers.*interval=quarter/);
+  });
+
+  it('says so when no cohort started in the range, rather than showing 0 %', async () => {
+    await page.goto(`${base}/#/cohorts?${RANGE}&region=oceania`);
+    const api = await t.read(account.adminKey, `/reports/cohort?date=${DATE}&interval=month&region=oceania`);
+    expect(api.result.list.every((cohort: { initial_customers?: number }) => !cohort.initial_customers)).toBe(
+      true,
+    );
+    await expect
+      .poll(() => page.locator('[data-panel="cohorts-mrr"] .empty').textContent())
+      .toBe('No customer started paying in this period, so there is no cohort to follow yet.');
+    expect(await page.locator('[data-panel="cohorts-mrr"] table').count()).toBe(0);
   });
 
   it('shows NRR, GRR and churn rates by period as the API gives them', async () => {
@@ -166,7 +182,7 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await shot('countries');
   });
 
-  it("shows today's concentration of MRR as the API gives it, with currency as its only filter", async () => {
+  it("shows today's concentration of MRR as the API gives it, with no period to pick", async () => {
     await page.goto(`${base}/#/concentration`);
     const api = await t.read(account.adminKey, '/reports/customer-concentration');
     // Today Gamma pays 100 and Alpha 50: the largest customer brings two thirds.

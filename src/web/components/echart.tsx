@@ -37,5 +37,15 @@ export function EChart({ option, label }: { option: EChartsCoreOption; label: st
       chart.dispose();
     };
   }, [option]);
-  return <div class="chart" ref={element} role="img" aria-label={label} />;
+  // The names of the series drawn, for a test or a reader of the page's HTML.
+  const series = (option as { series?: { name?: string }[] }).series ?? [];
+  return (
+    <div
+      class="chart"
+      ref={element}
+      role="img"
+      aria-label={label}
+      data-series={series.map((item) => item.name ?? '').join('|')}
+    />
+  );
 }

@@ -15,7 +15,16 @@ const COLOURS: Record<(typeof MOVEMENTS)[number], string> = {
 // Past this many periods the chart gets a zoom slider, and the line is sampled to the pixels.
 const ZOOM_FROM = 120;
 
-function option(rows: MrrRow[], currency: string): EChartsCoreOption {
+/** The equally long range just before, drawn dashed over the MRR line, period by period. */
+export interface PreviousPeriod {
+  from: string;
+  to: string;
+  rows: MrrRow[];
+}
+
+export const PREVIOUS = 'Previous period';
+
+function option(rows: MrrRow[], currency: string, previous?: PreviousPeriod): EChartsCoreOption {
   const dates = rows.map((row) => row.date);
   const axisMoney = (value: number) => money(value, currency);
   const zoom = rows.length > ZOOM_FROM;
@@ -27,7 +36,11 @@ function option(rows: MrrRow[], currency: string): EChartsCoreOption {
     legend: {
       type: 'scroll',
       bottom: 0,
-      data: ['MRR', ...MOVEMENTS.map((kind) => kind[0]!.toUpperCase() + kind.slice(1))],
+      data: [
+        'MRR',
+        ...(previous ? [PREVIOUS] : []),
+        ...MOVEMENTS.map((kind) => kind[0]!.toUpperCase() + kind.slice(1)),
+      ],
     },
     grid: [
       { left: 80, right: 16, top: 16, height: '42%' },
@@ -60,6 +73,28 @@ function option(rows: MrrRow[], currency: string): EChartsCoreOption {
         lineStyle: { width: 2 },
         itemStyle: { color: '#3b5bdb' },
       },
+      ...(previous
+        ? [
+            {
+              name: PREVIOUS,
+              type: 'line',
+              // Matched from the end: the range before's last period under this one's last, as
+              // the cards compare them. A range cut mid-period may hold one period more.
+              data: rows.map(
+                (_, index) => previous.rows[index + previous.rows.length - rows.length]?.total_mrr ?? null,
+              ),
+              xAxisIndex: 0,
+              yAxisIndex: 0,
+              showSymbol: false,
+              sampling: 'lttb',
+              lineStyle: { width: 2, type: 'dashed' },
+              itemStyle: { color: '#868e96' },
+              tooltip: {
+                valueFormatter: (value: number) => money(value, currency),
+              },
+            },
+          ]
+        : []),
       ...MOVEMENTS.map((kind) => ({
         name: kind[0]!.toUpperCase() + kind.slice(1),
         type: 'bar',
@@ -75,7 +110,15 @@ function option(rows: MrrRow[], currency: string): EChartsCoreOption {
 }
 
 /** MRR as a line over the period, and below it each period's movements as stacked bars. */
-export function MrrChart({ rows, currency }: { rows: MrrRow[]; currency: string }) {
-  const chart = useMemo(() => option(rows, currency), [rows, currency]);
+export function MrrChart({
+  rows,
+  currency,
+  previous,
+}: {
+  rows: MrrRow[];
+  currency: string;
+  previous?: PreviousPeriod;
+}) {
+  const chart = useMemo(() => option(rows, currency, previous), [rows, currency, previous]);
   return <EChart option={chart} label="MRR over the period with its movements" />;
 }

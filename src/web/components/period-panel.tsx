@@ -1,8 +1,5 @@
-import { count, money, percent } from '../format.js';
-import { type Column, ReportPanel, ReportTable } from './report-table.js';
+import { type Column, figure, formatter, type Kind, ReportPanel, ReportTable } from './report-table.js';
 import { SeriesChart } from './series-chart.js';
-
-type Kind = 'money' | 'count' | 'percent';
 
 /** A figure of a report's rows; `chart` draws it, else it is in the table and the CSV only. */
 export interface Field<Row> {
@@ -12,10 +9,9 @@ export interface Field<Row> {
   chart?: { type: 'line' | 'bar'; colour: string };
 }
 
-function formatter(kind: Kind, currency: string): (value: number | null) => string {
-  if (kind === 'money') return (value) => money(value, currency);
-  if (kind === 'percent') return percent;
-  return count;
+/** The same fields, none drawn: for the table of every figure under the charts. */
+export function tableOnly<Row>(fields: Field<Row>[]): Field<Row>[] {
+  return fields.map(({ chart: _chart, ...field }) => field);
 }
 
 /**
@@ -34,16 +30,9 @@ export function PeriodPanel<Row extends { date: string }>(props: {
   const { rows, fields, currency } = props;
   const columns: Column<Row>[] = [
     { key: 'date', label: 'Period', value: (row) => row.date },
-    ...fields.map((field) => {
-      const format = formatter(field.kind, currency);
-      return {
-        key: field.key,
-        label: field.label,
-        value: (row: Row) => row[field.key] as number | null,
-        format: (value: string | number | null) => format(value as number | null),
-        numeric: true,
-      };
-    }),
+    ...fields.map((field) =>
+      figure<Row>(field.key, field.label, field.kind, currency, (row) => row[field.key] as number | null),
+    ),
   ];
   const charted = fields.filter((field) => field.chart);
   return (

@@ -7,7 +7,8 @@ import { FilterBar } from './filter-bar.js';
 export type ReportParams = Record<string, string | undefined>;
 
 /**
- * A report page: its title, the shared filter bar, and the figures once every endpoint it
+ * A report page: its title, the shared filter bar (period, interval, currency and the report
+ * filters, all in the URL and all in `params`), and the figures once every endpoint it
  * reads has answered, else the loading state or the service's error in words. `keep` are the
  * page's own URL parameters (how it shows the figures, not which), kept when a filter changes;
  * `controls` the inputs that change them.
@@ -22,12 +23,16 @@ export function ReportPage<T>(props: {
   controls?: ComponentChildren;
   /** The figures are as of today: the filter bar offers no period. */
   asOfToday?: boolean;
+  /** What else `load` depends on besides the report parameters, e.g. a comparison asked for. */
+  loadKey?: string;
+  /** The figures are over the whole range, not by period: the filter bar offers no interval. */
+  noInterval?: boolean;
   children: (value: T, query: DashboardQuery) => ComponentChildren;
 }) {
   const query = parseDashboardQuery(props.route.params);
   const today = new Date();
   const params = reportQuery(query, today);
-  const [report] = useLoad(() => props.load(params), JSON.stringify(params));
+  const [report] = useLoad(() => props.load(params), JSON.stringify([params, props.loadKey]));
   return (
     <main>
       <h1>{props.title}</h1>
@@ -37,6 +42,7 @@ export function ReportPage<T>(props: {
         today={today}
         extra={props.keep}
         asOfToday={props.asOfToday}
+        noInterval={props.noInterval}
       />
       {props.controls}
       {report.state === 'loading' && <p class="status">Loading {props.what}…</p>}

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { downloadCsv } from '../csv.js';
+import { count, money, percent } from '../format.js';
 
 type Cell = string | number | null;
 
@@ -13,6 +14,27 @@ export interface Column<Row> {
   value: (row: Row) => Cell;
   format?: (value: Cell) => string;
   numeric?: boolean;
+}
+
+/** How a figure reads: cents of the report's currency, a count, or a percentage. */
+export type Kind = 'money' | 'count' | 'percent';
+
+export function formatter(kind: Kind, currency: string): (value: number | null) => string {
+  if (kind === 'money') return (value) => money(value, currency);
+  if (kind === 'percent') return percent;
+  return count;
+}
+
+/** A numeric column of the API's figure `value`, shown as `kind`; the CSV keeps the figure. */
+export function figure<Row>(
+  key: string,
+  label: string,
+  kind: Kind,
+  currency: string,
+  value: (row: Row) => number | null,
+): Column<Row> {
+  const format = formatter(kind, currency);
+  return { key, label, value, format: (cell) => format(cell as number | null), numeric: true };
 }
 
 export function downloadTable<Row>(filename: string, columns: Column<Row>[], rows: Row[]): void {

@@ -47,4 +47,23 @@ describe('summary cards', () => {
       ['–', null],
     ]);
   });
+
+  it('compare the end of the range with the end of the previous range when given', () => {
+    const cards = summaryCards(
+      [row('2026-05-01', 9000, 2), row('2026-06-01', 15000, 3)],
+      [{ date: '2026-06-30', customer_churn_rate: 0 }],
+      'usd',
+      {
+        mrr: [row('2026-02-01', 10000, 2), row('2026-03-01', 12000, 3)],
+        retention: [{ date: '2026-03-31', customer_churn_rate: 5 }],
+      },
+    );
+    expect(cards.map(({ metric, change }) => [metric, change])).toEqual([
+      ['mrr', '+25.0%'], // 15000 against 12000, not against 9000
+      ['arr', '+25.0%'],
+      ['subscribers', '±0.0%'],
+      ['arpa', '+25.0%'],
+      ['churn-rate', '−5.0 pts'],
+    ]);
+  });
 });

@@ -18,16 +18,25 @@ function changeOf(now: number | null, before: number | null | undefined, higherI
   return { change: signed(change, '%'), good: change === 0 ? null : change > 0 === higherIsBetter };
 }
 
-/** The five headline figures at the end of the period, each against the period before. */
+type Churn = Pick<RetentionRow, 'date' | 'customer_churn_rate'>;
+
+/**
+ * The five headline figures at the end of the range, each against the period before it or,
+ * given `previous` (the equally long range just before, as the chart draws it), against the
+ * end of that range.
+ */
 export function summaryCards(
   mrr: MrrRow[],
-  retention: Pick<RetentionRow, 'date' | 'customer_churn_rate'>[],
+  retention: Churn[],
   currency: string,
+  previous?: { mrr: MrrRow[]; retention: Churn[] },
 ): Card[] {
   const last = mrr.at(-1);
-  const before = mrr.at(-2);
+  const before = previous ? previous.mrr.at(-1) : mrr.at(-2);
   const churn = retention.at(-1)?.customer_churn_rate ?? null;
-  const churnBefore = retention.at(-2)?.customer_churn_rate;
+  const churnBefore = previous
+    ? previous.retention.at(-1)?.customer_churn_rate
+    : retention.at(-2)?.customer_churn_rate;
   const churnChange =
     churn !== null && churnBefore !== null && churnBefore !== undefined ? churn - churnBefore : null;
   return [

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ErrorText, Field, useSubmit } from '../components/form.js';
+import { ErrorText, PasswordField, useSubmit } from '../components/form.js';
 import type { Session } from '../session.js';
 
 export function Account({ session }: { session: Session }) {
@@ -20,29 +20,26 @@ export function Account({ session }: { session: Session }) {
       <p>
         Signed in as <strong>{session.member.email}</strong> ({session.member.role}).
       </p>
+      <h2>Base currency</h2>
+      <p data-base-currency={session.account.base_currency}>
+        Every report of <strong>{session.account.name}</strong> is shown in{' '}
+        <strong>{session.account.base_currency.toUpperCase()}</strong> unless its filter bar picks another
+        currency.
+      </p>
+      <p class="hint">
+        Read-only here: the base currency is set when the account is created (
+        <code>mrrlytics account create --currency eur</code>) and no API route changes it.
+      </p>
       <h2>Change password</h2>
       <form onSubmit={onSubmit}>
-        <Field label="Current password">
-          <input
-            type="password"
-            name="current-password"
-            autoComplete="current-password"
-            required
-            value={current}
-            onInput={(e) => setCurrent(e.currentTarget.value)}
-          />
-        </Field>
-        <Field label="New password (at least 10 characters)">
-          <input
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-            value={next}
-            onInput={(e) => setNext(e.currentTarget.value)}
-          />
-        </Field>
+        <PasswordField
+          kind="current"
+          label="Current password"
+          name="current-password"
+          value={current}
+          onInput={setCurrent}
+        />
+        <PasswordField kind="new" label="New password" name="new-password" value={next} onInput={setNext} />
         <ErrorText message={error} />
         {done && (
           <p class="ok" role="status">

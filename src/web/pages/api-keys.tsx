@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api.js';
-import { ErrorText, Field, useSubmit } from '../components/form.js';
+import { api } from '../api.js';
+import { Actions, ErrorText, Field, useActions, useSubmit } from '../components/form.js';
 import { SecretOnce } from '../components/secret-once.js';
+import { canChange, Refused } from '../components/settings.js';
 import { dateTime } from '../format.js';
 import type { Session } from '../session.js';
 import { useLoad } from '../use-load.js';
@@ -19,19 +20,7 @@ interface IssuedKey extends ApiKey {
 }
 
 export function ApiKeys({ session }: { session: Session }) {
-  if (session.access_level !== 'admin') {
-    return <Refused what="API keys" />;
-  }
-  return <ManageApiKeys />;
-}
-
-export function Refused({ what }: { what: string }) {
-  return (
-    <main>
-      <h1>{what}</h1>
-      <p class="empty">Only the owner and admins manage {what}. Your role can read the dashboard.</p>
-    </main>
-  );
+  return canChange(session) ? <ManageApiKeys /> : <Refused what="API keys" />;
 }
 
 function ManageApiKeys() {
@@ -39,18 +28,12 @@ function ManageApiKeys() {
   const [issued, setIssued] = useState<IssuedKey>();
   const [name, setName] = useState('');
   const [level, setLevel] = useState<'viewer' | 'admin'>('viewer');
-  const [actionError, setActionError] = useState<string>();
+  const actions = useActions(reload);
   const create = useSubmit(async () => {
     setIssued(await api.post<IssuedKey>('/web/api-keys', { name, access_level: level }));
     setName('');
     reload();
   });
-  const act = (action: () => Promise<void>) => {
-    setActionError(undefined);
-    action().then(reload, (error: unknown) =>
-      setActionError(error instanceof ApiError ? error.message : String(error)),
-    );
-  };
 
   return (
     <main>
@@ -91,7 +74,7 @@ function ManageApiKeys() {
           Create key
         </button>
       </form>
-      <ErrorText message={create.error ?? actionError} />
+      <ErrorText message={create.error ?? actions.error} />
       {keys.state === 'loading' && <p class="status">Loading keys…</p>}
       {keys.state === 'error' && <p class="error">The keys could not be loaded: {keys.message}</p>}
       {keys.state === 'done' &&
@@ -116,13 +99,13 @@ function ManageApiKeys() {
                     <td>{key.access_level}</td>
                     <td>{dateTime(key.created_at)}</td>
                     <td>{dateTime(key.last_used)}</td>
-                    <td class="actions">
+                    <Actions>
                       <button
                         type="button"
                         class="secondary"
                         onClick={() =>
                           confirm(`Regenerate "${key.name}"? Its current secret stops working at once.`) &&
-                          act(async () =>
+                          actions.run(async () =>
                             setIssued(await api.post<IssuedKey>(`/web/api-keys/${key.id}/regenerate`)),
                           )
                         }
@@ -134,12 +117,12 @@ function ManageApiKeys() {
                         class="danger"
                         onClick={() =>
                           confirm(`Delete "${key.name}"? It stops working at once.`) &&
-                          act(() => api.delete(`/web/api-keys/${key.id}`))
+                          actions.run(() => api.delete(`/web/api-keys/${key.id}`))
                         }
                       >
                         Delete
                       </button>
-                    </td>
+                    </Actions>
                   </tr>
                 ))}
               </tbody>

@@ -1,8 +1,7 @@
 import { api } from '../api.js';
 import { type Field, PeriodPanel } from '../components/period-panel.js';
 import { type ReportParams, ReportPage } from '../components/report-page.js';
-import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { count, money } from '../format.js';
+import { type Column, figure, ReportPanel, ReportTable } from '../components/report-table.js';
 import type {
   FailedPaymentsRow,
   FailureRateRow,
@@ -11,6 +10,7 @@ import type {
   Series,
   TransactionsRow,
 } from '../reports.js';
+import { withoutRange } from '../dashboard-query.js';
 import type { Route } from '../route.js';
 
 const NET_CASH: Field<TransactionsRow>[] = [
@@ -64,20 +64,8 @@ function OutstandingPanel({ report }: { report: OutstandingReport }) {
   }));
   const columns: Column<Outstanding>[] = [
     { key: 'age', label: 'Past due', value: (row) => row.age },
-    {
-      key: 'invoices',
-      label: 'Invoices',
-      value: (row) => row.invoices,
-      format: (value) => count(value as number),
-      numeric: true,
-    },
-    {
-      key: 'amount',
-      label: 'Owed',
-      value: (row) => row.amount,
-      format: (value) => money(value as number, report.currency),
-      numeric: true,
-    },
+    figure('invoices', 'Invoices', 'count', report.currency, (row) => row.invoices),
+    figure('amount', 'Owed', 'money', report.currency, (row) => row.amount),
   ];
   return (
     <ReportPanel
@@ -99,7 +87,7 @@ function load(params: ReportParams) {
     api.get<Series<FailureRateRow>>('/reports/cashflow-failure-rate', params),
     api.get<Series<RefundsRow>>('/reports/cashflow-refunds', params),
     // Outstanding is as of today: it takes no range.
-    api.get<OutstandingReport>('/reports/cashflow-outstanding-unpaid', { baseCurrency: params.baseCurrency }),
+    api.get<OutstandingReport>('/reports/cashflow-outstanding-unpaid', withoutRange(params)),
   ]);
 }
 

@@ -3,8 +3,8 @@ import { useMemo } from 'preact/hooks';
 import { api } from '../api.js';
 import { EChart } from '../components/echart.js';
 import { ReportPage } from '../components/report-page.js';
-import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { count, money, percent } from '../format.js';
+import { type Column, figure, ReportPanel, ReportTable } from '../components/report-table.js';
+import { percent } from '../format.js';
 import type { Cohort, CohortReport } from '../reports.js';
 import { navigate, type Route } from '../route.js';
 
@@ -16,30 +16,21 @@ type Metric = keyof typeof METRICS;
 
 const labelOf = (cohort: Cohort) => (cohort.cohort_group === 'average' ? 'Average' : (cohort.label ?? ''));
 
+/** A period in which nobody started paying: its retention is not 0, there is nothing to retain. */
+const isEmpty = (cohort: Cohort) => cohort.cohort_group !== 'average' && !cohort.initial_customers;
+
 function columns(cohorts: Cohort[], metric: Metric, currency: string): Column<Cohort>[] {
   const field = METRICS[metric].field;
   const longest = Math.max(0, ...cohorts.map((cohort) => cohort.periods.length));
   return [
     { key: 'cohort', label: 'Cohort', value: labelOf },
-    {
-      key: 'initial_customers',
-      label: 'Customers',
-      value: (cohort) => cohort.initial_customers ?? null,
-      format: (value) => count(value as number | null),
-      numeric: true,
-    },
-    {
-      key: 'initial_mrr',
-      label: 'Initial MRR',
-      value: (cohort) => cohort.initial_mrr ?? null,
-      format: (value) => money(value as number | null, currency),
-      numeric: true,
-    },
+    figure('initial_customers', 'Customers', 'count', currency, (cohort) => cohort.initial_customers ?? null),
+    figure('initial_mrr', 'Initial MRR', 'money', currency, (cohort) => cohort.initial_mrr ?? null),
     ...Array.from({ length: longest }, (_, period) => ({
       key: `period_${period}`,
       label: String(period),
-      value: (cohort: Cohort) => cohort.periods[period]?.[field] ?? null,
-      format: (value: string | number | null) => percent(value as number | null),
+      value: (cohort: Cohort) => (isEmpty(cohort) ? null : (cohort.periods[period]?.[field] ?? null)),
+      format: (value: string | number | null) => (value === null ? '' : percent(value as number)),
       numeric: true,
     })),
   ];
@@ -49,8 +40,9 @@ function columns(cohorts: Cohort[], metric: Metric, currency: string): Column<Co
 function heatMap(cohorts: Cohort[], metric: Metric): EChartsCoreOption {
   const field = METRICS[metric].field;
   const longest = Math.max(0, ...cohorts.map((cohort) => cohort.periods.length));
+  // An empty cohort has no cells: its row stays blank rather than reading 0 %.
   const cells = cohorts.flatMap((cohort, row) =>
-    cohort.periods.map((period, index) => [index, row, period[field]]),
+    isEmpty(cohort) ? [] : cohort.periods.map((period, index) => [index, row, period[field]]),
   );
   // Above 100 (expansion) keeps the darkest colour; the scale is retention, 0 to 100.
   return {
@@ -89,7 +81,7 @@ function Figures({ report, metric }: { report: CohortReport; metric: Metric }) {
   const cohorts = report.result.list;
   const option = useMemo(() => heatMap(cohorts, metric), [cohorts, metric]);
   const table = columns(cohorts, metric, report.currency);
-  const empty = cohorts.every((cohort) => cohort.cohort_group === 'average' || !cohort.initial_customers);
+  const empty = cohorts.every((cohort) => cohort.cohort_group === 'average' || isEmpty(cohort));
   return (
     <ReportPanel
       title={`${METRICS[metric].label} by cohort (${report.currency.toUpperCase()})`}
@@ -100,6 +92,9 @@ function Figures({ report, metric }: { report: CohortReport; metric: Metric }) {
     >
       <EChart option={option} label={`${METRICS[metric].label} of each cohort by period`} />
       <ReportTable columns={table} rows={cohorts} />
+      {cohorts.some(isEmpty) && (
+        <p class="hint">A blank row is a period in which no customer started paying: it has no cohort.</p>
+      )}
     </ReportPanel>
   );
 }

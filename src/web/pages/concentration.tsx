@@ -1,8 +1,8 @@
 import { api } from '../api.js';
 import { ReportPage } from '../components/report-page.js';
-import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { money, percent } from '../format.js';
+import { type Column, figure, ReportPanel, ReportTable } from '../components/report-table.js';
 import type { ConcentrationReport } from '../reports.js';
+import { withoutRange } from '../dashboard-query.js';
 import type { Route } from '../route.js';
 
 type Customer = ConcentrationReport['result']['list'][number];
@@ -22,13 +22,7 @@ const GROUPS = [
 
 const SHARES: Column<Share>[] = [
   { key: 'group', label: 'Customers', value: (row) => row.group },
-  {
-    key: 'share_pct',
-    label: 'Share of MRR',
-    value: (row) => row.share,
-    format: (value) => percent(value as number | null),
-    numeric: true,
-  },
+  figure('share_pct', 'Share of MRR', 'percent', '', (row) => row.share),
 ];
 
 function customerColumns(currency: string): Column<Customer>[] {
@@ -36,20 +30,8 @@ function customerColumns(currency: string): Column<Customer>[] {
     { key: 'id', label: 'Customer', value: (row) => row.id },
     { key: 'name', label: 'Name', value: (row) => row.name },
     { key: 'country', label: 'Country', value: (row) => row.country },
-    {
-      key: 'mrr',
-      label: 'MRR',
-      value: (row) => row.mrr,
-      format: (value) => money(value as number, currency),
-      numeric: true,
-    },
-    {
-      key: 'share_pct',
-      label: 'Share',
-      value: (row) => row.share_pct,
-      format: (value) => percent(value as number | null),
-      numeric: true,
-    },
+    figure('mrr', 'MRR', 'money', currency, (row) => row.mrr),
+    figure('share_pct', 'Share', 'percent', currency, (row) => row.share_pct),
   ];
 }
 
@@ -61,9 +43,7 @@ export function Concentration({ route }: { route: Route }) {
       route={route}
       what="concentration"
       asOfToday
-      load={({ baseCurrency }) =>
-        api.get<ConcentrationReport>('/reports/customer-concentration', { baseCurrency })
-      }
+      load={(params) => api.get<ConcentrationReport>('/reports/customer-concentration', withoutRange(params))}
     >
       {(report) => {
         const { concentration, list } = report.result;

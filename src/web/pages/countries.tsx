@@ -1,7 +1,6 @@
 import { api } from '../api.js';
 import { ReportPage } from '../components/report-page.js';
-import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { count, money, percent } from '../format.js';
+import { type Column, figure, type Kind, ReportPanel, ReportTable } from '../components/report-table.js';
 import type { CountryFigures, MapReport } from '../reports.js';
 import type { Route } from '../route.js';
 
@@ -12,9 +11,8 @@ interface Country extends CountryFigures {
 const names = new Intl.DisplayNames(['en'], { type: 'region' });
 
 function columns(currency: string): Column<Country>[] {
-  const amount = (value: string | number | null) => money(value as number | null, currency);
-  const rate = (value: string | number | null) => percent(value as number | null);
-  const number = (value: string | number | null) => count(value as number | null);
+  const of = (key: keyof CountryFigures, label: string, kind: Kind) =>
+    figure<Country>(key, label, kind, currency, (row) => row[key]);
   return [
     {
       key: 'country',
@@ -23,39 +21,15 @@ function columns(currency: string): Column<Country>[] {
       format: (value) =>
         value === '' ? 'Not set' : `${names.of(String(value).toUpperCase()) ?? value} (${value})`,
     },
-    { key: 'current_mrr', label: 'MRR', value: (row) => row.current_mrr, format: amount, numeric: true },
-    {
-      key: 'mrr_percent',
-      label: 'Share of MRR',
-      value: (row) => row.mrr_percent,
-      format: rate,
-      numeric: true,
-    },
-    {
-      key: 'subscribers',
-      label: 'Subscribers',
-      value: (row) => row.subscribers,
-      format: number,
-      numeric: true,
-    },
-    { key: 'arpa', label: 'ARPA', value: (row) => row.arpa, format: amount, numeric: true },
-    {
-      key: 'customer_churn_rate',
-      label: 'Customer churn',
-      value: (row) => row.customer_churn_rate,
-      format: rate,
-      numeric: true,
-    },
-    { key: 'ltv', label: 'LTV', value: (row) => row.ltv, format: amount, numeric: true },
-    { key: 'leads', label: 'Leads', value: (row) => row.leads, format: number, numeric: true },
-    { key: 'new_trials', label: 'Trials', value: (row) => row.new_trials, format: number, numeric: true },
-    {
-      key: 'payment_failure_rate',
-      label: 'Payment failures',
-      value: (row) => row.payment_failure_rate,
-      format: rate,
-      numeric: true,
-    },
+    of('current_mrr', 'MRR', 'money'),
+    of('mrr_percent', 'Share of MRR', 'percent'),
+    of('subscribers', 'Subscribers', 'count'),
+    of('arpa', 'ARPA', 'money'),
+    of('customer_churn_rate', 'Customer churn', 'percent'),
+    of('ltv', 'LTV', 'money'),
+    of('leads', 'Leads', 'count'),
+    of('new_trials', 'Trials', 'count'),
+    of('payment_failure_rate', 'Payment failures', 'percent'),
   ];
 }
 
@@ -69,7 +43,9 @@ export function Countries({ route }: { route: Route }) {
       title="Countries"
       route={route}
       what="figures by country"
-      load={(params) => api.get<MapReport>('/reports/map', params)}
+      noInterval
+      // The figures are over the whole range: the map takes no interval.
+      load={(params) => api.get<MapReport>('/reports/map', { ...params, interval: undefined })}
     >
       {(report) => {
         const { list, unknown } = report.result;

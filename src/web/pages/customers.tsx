@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { FilterBar } from '../components/filter-bar.js';
 import { PAGE_SIZE, Pager, pageOf, pageQuery } from '../components/pager.js';
 import { downloadCsv } from '../csv.js';
+import { dashboardParams, parseDashboardQuery, reportQuery, withoutRange } from '../dashboard-query.js';
 import { money } from '../format.js';
 import { href, navigate, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
@@ -25,7 +27,10 @@ const SORTS = {
 } as const;
 const STATUSES = ['active', 'cancelled', 'all'] as const;
 
-/** The customers list: search, status, sorting and page in the URL. */
+/**
+ * The customers list: search, status, sorting and page in the URL, and the filter bar's
+ * currency and customer filters, which `/customers` takes as the reports do.
+ */
 export function Customers({ route, baseCurrency }: { route: Route; baseCurrency: string }) {
   const q = route.params.get('q') ?? '';
   const status = (STATUSES as readonly string[]).includes(route.params.get('status') ?? '')
@@ -35,18 +40,23 @@ export function Customers({ route, baseCurrency }: { route: Route; baseCurrency:
   const order = route.params.get('order') === 'asc' ? 'asc' : 'desc';
   const page = pageOf(route.params);
   const [search, setSearch] = useState(q);
-  const params = { q: q || undefined, status, sort, order, ...pageQuery(page) };
+  const query = parseDashboardQuery(route.params);
+  const today = new Date();
+  const currency = query.currency ?? baseCurrency;
+  const own = { q: q || undefined, status, sort, order };
+  const params = { ...withoutRange(reportQuery(query, today)), ...own, ...pageQuery(page) };
   const [customers] = useLoad(
     () => api.get<{ result: { list: CustomerItem[] } }>('/customers', params),
     JSON.stringify(params),
   );
   const go = (next: Record<string, string | undefined>) =>
-    navigate('/customers', { q, status, sort, order, ...next });
+    navigate('/customers', { ...dashboardParams(query), q, status, sort, order, ...next });
   const shown = customers.state === 'done' ? customers.value.result.list.slice(0, PAGE_SIZE) : [];
 
   return (
     <main>
       <h1>Customers</h1>
+      <FilterBar path="/customers" query={query} today={today} extra={own} asOfToday />
       <form
         class="filters"
         onSubmit={(event) => {
@@ -126,7 +136,17 @@ export function Customers({ route, baseCurrency }: { route: Route; baseCurrency:
               onClick={() =>
                 downloadCsv(
                   'customers.csv',
-                  ['id', 'name', 'email', 'country', 'status', 'mrr', 'created_date', 'paid_started'],
+                  [
+                    'id',
+                    'name',
+                    'email',
+                    'country',
+                    'status',
+                    'mrr',
+                    'mrr_currency',
+                    'created_date',
+                    'paid_started',
+                  ],
                   shown.map((c) => [
                     c.id,
                     c.name,
@@ -134,6 +154,7 @@ export function Customers({ route, baseCurrency }: { route: Route; baseCurrency:
                     c.country,
                     c.status,
                     c.mrr,
+                    currency,
                     c.created_date,
                     c.paid_started,
                   ]),
@@ -172,7 +193,7 @@ export function Customers({ route, baseCurrency }: { route: Route; baseCurrency:
                       </td>
                       <td>{customer.country ?? '–'}</td>
                       <td>{customer.status}</td>
-                      <td class="num">{money(customer.mrr, baseCurrency)}</td>
+                      <td class="num">{money(customer.mrr, currency)}</td>
                       <td>{customer.created_date}</td>
                     </tr>
                   ))}

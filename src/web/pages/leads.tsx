@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { ReportPage } from '../components/report-page.js';
-import { type Field, PeriodPanel } from '../components/period-panel.js';
+import { type Field, PeriodPanel, tableOnly } from '../components/period-panel.js';
 import { type Card, SummaryCards } from '../components/summary-cards.js';
 import { count, signed } from '../format.js';
 import type { LeadsReport, LeadsRow, LeadsSummary } from '../reports.js';
@@ -25,7 +25,7 @@ const COUNTS: Field<LeadsRow>[] = [
 
 // The table: every figure, none drawn.
 const ALL: Field<LeadsRow>[] = [
-  ...COUNTS.map(({ chart: _chart, ...field }) => field),
+  ...tableOnly(COUNTS),
   { key: 'lead_to_trial_rate', label: 'Lead to trial', kind: 'percent' },
   { key: 'trial_to_paid_rate', label: 'Trial to paid', kind: 'percent' },
   { key: 'lead_to_paid_rate', label: 'Lead to paid', kind: 'percent' },

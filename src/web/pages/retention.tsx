@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { type Field, PeriodPanel } from '../components/period-panel.js';
+import { type Field, PeriodPanel, tableOnly } from '../components/period-panel.js';
 import { ReportPage } from '../components/report-page.js';
 import type { RetentionReport, RetentionRow } from '../reports.js';
 import type { Route } from '../route.js';
@@ -27,7 +27,7 @@ const CHURN: Field<RetentionRow>[] = [
 
 // The table: every figure, none drawn.
 const ALL: Field<RetentionRow>[] = [
-  ...[...REVENUE, ...CHURN].map(({ chart: _chart, ...field }) => field),
+  ...tableOnly([...REVENUE, ...CHURN]),
   { key: 'arpa', label: 'ARPA', kind: 'money' },
   { key: 'ltv', label: 'LTV', kind: 'money' },
 ];

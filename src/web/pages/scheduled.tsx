@@ -1,9 +1,9 @@
 import { api } from '../api.js';
 import { type Field, PeriodPanel } from '../components/period-panel.js';
 import { ReportPage } from '../components/report-page.js';
-import { type Column, ReportPanel, ReportTable } from '../components/report-table.js';
-import { money } from '../format.js';
+import { type Column, figure, ReportPanel, ReportTable } from '../components/report-table.js';
 import type { CmrrSummary, ScheduledRow, Series } from '../reports.js';
+import { withoutRange } from '../dashboard-query.js';
 import type { Route } from '../route.js';
 
 const SCHEDULED: Field<ScheduledRow>[] = [
@@ -36,11 +36,11 @@ export function Scheduled({ route }: { route: Route }) {
       route={route}
       what="scheduled movements"
       asOfToday
-      load={({ baseCurrency }) =>
+      load={(params) =>
         Promise.all([
           // Without a range: the periods from tomorrow, a year ahead.
-          api.get<Series<ScheduledRow>>('/reports/churn-scheduled', { baseCurrency }),
-          api.get<CmrrSummary>('/reports/cmrr-summary', { baseCurrency }),
+          api.get<Series<ScheduledRow>>('/reports/churn-scheduled', withoutRange(params)),
+          api.get<CmrrSummary>('/reports/cmrr-summary', withoutRange(params)),
         ])
       }
     >
@@ -52,13 +52,7 @@ export function Scheduled({ route }: { route: Route }) {
         }));
         const columns: Column<Committed>[] = [
           { key: 'when', label: 'When', value: (row) => row.when },
-          {
-            key: 'cmrr',
-            label: 'Committed MRR',
-            value: (row) => row.cmrr,
-            format: (value) => money(value as number, cmrr.currency),
-            numeric: true,
-          },
+          figure('cmrr', 'Committed MRR', 'money', cmrr.currency, (row) => row.cmrr),
         ];
         return (
           <>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ErrorText, Field, useSubmit } from '../components/form.js';
+import { ErrorText, Field, PasswordField, useSubmit } from '../components/form.js';
 import { useLoad } from '../use-load.js';
 
 /**
@@ -63,17 +63,7 @@ export function SetPassword(props: { kind: 'setup' | 'invite'; token: string; on
             onInput={(e) => setName(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Password (at least 10 characters)">
-          <input
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </Field>
+        <PasswordField kind="new" label="Password" name="password" value={password} onInput={setPassword} />
         <ErrorText message={error} />
         <button type="submit" disabled={busy}>
           {setup ? 'Create owner and sign in' : 'Set password and sign in'}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ErrorText, Field, useSubmit } from '../components/form.js';
+import { ErrorText, Field, PasswordField, useSubmit } from '../components/form.js';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [email, setEmail] = useState('');
@@ -23,16 +23,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Password">
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </Field>
+        <PasswordField
+          kind="current"
+          label="Password"
+          name="password"
+          value={password}
+          onInput={setPassword}
+        />
         <ErrorText message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api.js';
-import { ErrorText, Field, useSubmit } from '../components/form.js';
+import { api } from '../api.js';
+import { Actions, ErrorText, Field, useActions, useSubmit } from '../components/form.js';
 import { SecretOnce } from '../components/secret-once.js';
+import { canChange, Refused } from '../components/settings.js';
 import { dateTime } from '../format.js';
 import type { Session } from '../session.js';
 import { useLoad } from '../use-load.js';
-import { Refused } from './api-keys.js';
 
 interface Member {
   id: string;
@@ -17,7 +17,7 @@ interface Member {
 }
 
 export function Team({ session }: { session: Session }) {
-  return session.access_level === 'admin' ? <ManageTeam session={session} /> : <Refused what="the team" />;
+  return canChange(session) ? <ManageTeam session={session} /> : <Refused what="the team" />;
 }
 
 function ManageTeam({ session }: { session: Session }) {
@@ -26,7 +26,7 @@ function ManageTeam({ session }: { session: Session }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<'readonly' | 'admin'>('readonly');
-  const [actionError, setActionError] = useState<string>();
+  const actions = useActions(reload);
   const invite = useSubmit(async () => {
     const invited = await api.post<{ invite_token: string }>('/web/team', {
       email,
@@ -38,14 +38,8 @@ function ManageTeam({ session }: { session: Session }) {
     setName('');
     reload();
   });
-  const change = (member: Member, body: { role?: string; status?: string }) => {
-    setActionError(undefined);
-    api
-      .patch(`/web/team/${member.id}`, body)
-      .then(reload, (error: unknown) =>
-        setActionError(error instanceof ApiError ? error.message : String(error)),
-      );
-  };
+  const change = (member: Member, body: { role?: string; status?: string }) =>
+    actions.run(() => api.patch(`/web/team/${member.id}`, body));
 
   return (
     <main>
@@ -86,7 +80,7 @@ function ManageTeam({ session }: { session: Session }) {
           Invite
         </button>
       </form>
-      <ErrorText message={invite.error ?? actionError} />
+      <ErrorText message={invite.error ?? actions.error} />
       {team.state === 'loading' && <p class="status">Loading the team…</p>}
       {team.state === 'error' && <p class="error">The team could not be loaded: {team.message}</p>}
       {team.state === 'done' && (
@@ -126,7 +120,7 @@ function ManageTeam({ session }: { session: Session }) {
                     </td>
                     <td>{member.status}</td>
                     <td>{dateTime(member.last_login)}</td>
-                    <td class="actions">
+                    <Actions>
                       {!fixed && member.status !== 'pending' && (
                         <button
                           type="button"
@@ -138,7 +132,7 @@ function ManageTeam({ session }: { session: Session }) {
                           {member.status === 'disabled' ? 'Enable' : 'Disable'}
                         </button>
                       )}
-                    </td>
+                    </Actions>
                   </tr>
                 );
               })}
