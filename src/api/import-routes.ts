@@ -80,7 +80,7 @@ export function importRoutes(services: Services): FastifyPluginAsyncZod {
               .trim()
               .regex(/^[a-z0-9][a-z0-9-]{0,62}$/i, 'must be a site name such as acme')
               .optional()
-              .describe('processor-b: the site (acme of acme.chargebee.com); processor-c: the subdomain'),
+              .describe('processor-b only: the Chargebee site (acme of acme.chargebee.com)'),
             webhook_secret: z
               .string()
               .trim()

@@ -25,7 +25,7 @@ export function webhookRoutes(services: Services): FastifyPluginAsyncZod {
           summary:
             "Receive a billing system's event for a connected source (checked with its webhook secret)",
           description:
-            'processor-a checks the Stripe-Signature header, processor-b the password of the Basic Authorization header; see docs/connectors.md for each system.',
+            'processor-a checks the Stripe-Signature header, processor-b the password of the Basic Authorization header, processor-c the Recurly-Signature header; see docs/connectors.md.',
           params: z.object({
             type: z.enum(PROCESSOR_TYPES, { error: `must be one of ${PROCESSOR_TYPES.join(', ')}` }),
             accountId: z.uuid({ error: 'must be a UUID' }),

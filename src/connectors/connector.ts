@@ -7,7 +7,7 @@ import type { DataSourceType } from '../engine/vocabulary.js';
  */
 export interface ConnectorCredentials {
   apiKey: string;
-  /** Chargebee's site ("acme" of acme.chargebee.com), Recurly's subdomain; absent for Stripe. */
+  /** Chargebee's site ("acme" of acme.chargebee.com); absent for Stripe and Recurly. */
   site?: string | undefined;
   /**
    * Set when an OAuth grant gave the key: the account at the system that granted it (Stripe's
