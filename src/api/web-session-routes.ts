@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PROCESSOR_TYPES } from '../engine/vocabulary.js';
 import { InvalidInputError, NotFoundError, UnauthorizedError } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { MAX_PASSWORD_LENGTH } from '../services/passwords.js';
@@ -23,6 +24,7 @@ const sessionSchema = z.object({
   account: z.object({ id: z.string(), name: z.string(), base_currency: z.string() }),
   access_level: z.enum(['admin', 'viewer']),
   csrf_token: z.string().describe('Send it as X-CSRF-Token with every request that changes something'),
+  oauth: z.array(z.enum(PROCESSOR_TYPES)).describe('The billing systems this server can connect by OAuth'),
 });
 
 /**
@@ -66,6 +68,7 @@ export function webSessionRoutes(services: Services, limiter: RateLimiter): Fast
           account: { id: account.id, name: account.name, base_currency: account.base_currency },
           access_level: session.accessLevel,
           csrf_token: csrfTokenOf(sessionTokenOf(request)!),
+          oauth: PROCESSOR_TYPES.filter((type) => services.oauth.configured(type)),
         };
       },
     );

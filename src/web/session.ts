@@ -5,6 +5,8 @@ export interface Session {
   account: { id: string; name: string; base_currency: string };
   access_level: 'admin' | 'viewer';
   csrf_token: string;
+  /** The billing systems this server can connect by OAuth. */
+  oauth: readonly string[];
 }
 
 /** The signed-in member, or undefined when nobody is signed in. */

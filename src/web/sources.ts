@@ -47,21 +47,3 @@ export interface ImportProgress {
 export function webhookUrl(origin: string, accountId: string, source: DataSource): string {
   return `${origin}/webhooks/${source.type}/${accountId}/${source.id}`;
 }
-
-/**
- * Whether this server can connect to processor-a (Stripe) through OAuth: the authorize route
- * answers 503 when no OAuth client is configured (404 on a server without the route); anything
- * else (its redirect, not followed, or a refusal of the member's role) means it can.
- */
-export async function oauthAvailable(sourceId: string): Promise<boolean> {
-  try {
-    const response = await fetch(`/oauth/processor-a/authorize?data_source=${encodeURIComponent(sourceId)}`, {
-      method: 'HEAD',
-      redirect: 'manual',
-      credentials: 'same-origin',
-    });
-    return response.type === 'opaqueredirect' || (response.status !== 503 && response.status !== 404);
-  } catch {
-    return false;
-  }
-}

@@ -111,6 +111,8 @@ describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
       member: { email: 'owner@example.com', name: 'Olive Owner', role: 'owner' },
       account: { id: account.id, name: 'Test account', base_currency: 'usd' },
       access_level: 'admin',
+      // No OAuth client is configured here: the connections page offers key forms only.
+      oauth: [],
     });
     const bySession = await owner.call({ method: 'GET', url: '/reports/mrr?date=20260101-20261031' });
     expect(bySession.statusCode).toBe(200);

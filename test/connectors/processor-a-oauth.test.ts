@@ -84,6 +84,7 @@ describe.each(STORE_KINDS)('processor-a Stripe Connect OAuth on %s', (kind) => {
   const tokenCalls = () => fake.oauthRequests.filter((request) => request.path === '/oauth/token').length;
 
   it('connects through the authorization page, imports, and seals the token', async () => {
+    expect((await owner.call({ method: 'GET', url: '/web/session' })).json().oauth).toEqual(['processor-a']);
     const id = await newSource();
     const back = await approve(await authorize(owner, id));
     const done = await callback(back);
@@ -271,6 +272,7 @@ describe.each(STORE_KINDS)('processor-a Stripe Connect OAuth on %s', (kind) => {
       });
       expect(response.statusCode).toBe(503);
       expect(response.json().error).toMatch(/STRIPE_CLIENT_ID, STRIPE_SECRET_KEY and PUBLIC_URL/);
+      expect((await session.call({ method: 'GET', url: '/web/session' })).json().oauth).toEqual([]);
       // The key form still connects (the import it starts is stopped by close).
       const connect = await plain.call(other.adminKey, {
         method: 'POST',

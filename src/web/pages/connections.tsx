@@ -11,7 +11,6 @@ import {
   type DataSource,
   isConnector,
   loadSources,
-  oauthAvailable,
   SOURCE_TYPES,
   webhookUrl,
 } from '../sources.js';
@@ -166,7 +165,7 @@ function Connection(props: {
 }) {
   const { source, writable } = props;
   const stripe = source.type === 'processor-a';
-  const [oauth] = useLoad(() => (stripe ? oauthAvailable(source.id) : Promise.resolve(false)), source.id);
+  const oauth = stripe && props.session.oauth.includes('processor-a');
   const [disconnected, setDisconnected] = useState(false);
   const disconnect = useActions(() => {
     setDisconnected(true);
@@ -200,7 +199,7 @@ function Connection(props: {
         </p>
       )}
       <ImportControl source={source} canChange={writable} refresh={props.round} />
-      {stripe && oauth.state === 'done' && oauth.value && (
+      {oauth && (
         <p>
           {writable ? (
             <a
@@ -218,7 +217,7 @@ function Connection(props: {
           <span class="hint">or with a restricted key:</span>
         </p>
       )}
-      {stripe && oauth.state === 'done' && !oauth.value && (
+      {stripe && !oauth && (
         <p class="hint">This server has no Stripe OAuth configured: connect with a restricted API key.</p>
       )}
       <KeyForm source={source} writable={writable} onConnected={props.onChanged} />
