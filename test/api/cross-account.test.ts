@@ -119,10 +119,26 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /data/data-sources/{id}/abort': dataSource(409),
   'POST /data/data-sources/{id}/reset': dataSource(200),
   'POST /data/data-sources/{id}/connect': dataSource(409, { api_key: 'rk_test_x' }),
-  // Authenticated by the billing system's signature, not by a key: unsigned, it is refused.
-  'POST /webhooks/processor-a/{accountId}/{id}': {
+  // The "Billing" source is no processor-a source; the other's sources are not found.
+  'POST /oauth/processor-a/deauthorize': {
+    own: (self, path) => [{ url: path, status: 409, payload: { data_source: self.billingSource } }],
+    foreign: (other, path) =>
+      [other.billingSource, other.apiSource].map((id) => ({
+        url: path,
+        status: 404,
+        payload: { data_source: id },
+      })),
+  },
+  // Authenticated by the billing system's check, not by a key: a delivery without a body is refused.
+  'POST /webhooks/{type}/{accountId}/{id}': {
     own: (self, path) => [
-      { url: path.replace('{accountId}', self.id).replace('{id}', self.billingSource), status: 400 },
+      {
+        url: path
+          .replace('{type}', 'processor-a')
+          .replace('{accountId}', self.id)
+          .replace('{id}', self.billingSource),
+        status: 400,
+      },
     ],
   },
 
@@ -254,6 +270,15 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /reports/map': reads(),
   'GET /reports/retention': reads(),
   'GET /reports/custom-variables': reads('key=industry', 'key=industry&search=fintech'),
+  'GET /reports/mrr-table': reads(),
+  'GET /reports/mrr-growth-table': reads(),
+  'GET /reports/transactions-table': reads(),
+  'GET /reports/cashflow-failed-payments-table': reads(),
+  'GET /reports/cashflow-refunds-table': reads(),
+  'GET /reports/churn-reasons-summary': reads(),
+  'GET /reports/cancellation-timing': reads(),
+  'GET /reports/cancellation-timing-detail': reads(),
+  'GET /reports/leads-table': reads(),
 };
 
 interface DocumentedRoute {
