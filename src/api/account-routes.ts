@@ -66,11 +66,15 @@ export function accountRoutes(services: Services): FastifyPluginAsyncZod {
       },
     );
 
-    app.get(
-      '/account/profile',
-      { schema: { tags, summary: 'The account itself', response: { 200: profileSchema, ...adminErrors } } },
-      (request) => services.accounts.profile(authOf(request).accountId),
-    );
+    for (const [path, summary] of [
+      ['/account/profile', 'The account itself'],
+      ['/account', 'The same as /account/profile, at the path the hosted service serves it'],
+    ] as const)
+      app.get(
+        path,
+        { schema: { tags, summary, response: { 200: profileSchema, ...adminErrors } } },
+        (request) => services.accounts.profile(authOf(request).accountId),
+      );
 
     app.get(
       '/account/billing',

@@ -57,22 +57,23 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
       (request) => services.settings.updateNotifications(authOf(request).accountId, request.body),
     );
 
-    app.get(
-      '/settings/processor-a',
-      {
-        schema: {
-          tags,
-          summary: 'Connection to billing system processor-a',
-          response: { 200: processorSchema, ...adminErrors },
-        },
-      },
-      (request) => services.settings.processorA(authOf(request).accountId),
-    );
+    // The hosted service's clients read the same objects under the systems' own names.
+    for (const [path, summary] of [
+      ['/settings/processor-a', 'Connection to billing system processor-a'],
+      ['/settings/stripe', 'The same as /settings/processor-a, under the name its clients use'],
+    ] as const)
+      app.get(
+        path,
+        { schema: { tags, summary, response: { 200: processorSchema, ...adminErrors } } },
+        (request) => services.settings.processorA(authOf(request).accountId),
+      );
 
-    app.get(
-      '/settings/crm',
-      { schema: { tags, summary: 'CRM integration settings', response: { 200: crmSchema, ...adminErrors } } },
-      () => services.settings.crm(),
-    );
+    for (const [path, summary] of [
+      ['/settings/crm', 'CRM integration settings'],
+      ['/settings/hubspot', 'The same as /settings/crm, under the name its clients use'],
+    ] as const)
+      app.get(path, { schema: { tags, summary, response: { 200: crmSchema, ...adminErrors } } }, () =>
+        services.settings.crm(),
+      );
   };
 }

@@ -72,6 +72,8 @@ describe.each(STORE_KINDS)('account endpoints on %s', (kind) => {
       base_currency: 'usd',
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
+    // The hosted service serves the same object at /account.
+    expect((await get('/account')).json()).toEqual(response.json());
   });
 
   it('returns the billing payload of a self-hosted installation with usage counts', async () => {

@@ -9,10 +9,13 @@ const ADMIN_ROUTES = [
   '/account/api-keys',
   '/account/team',
   '/account/profile',
+  '/account',
   '/account/billing',
   '/settings/notifications',
   '/settings/processor-a',
+  '/settings/stripe',
   '/settings/crm',
+  '/settings/hubspot',
 ];
 
 describe.each(STORE_KINDS)('authentication and access on %s', (kind) => {

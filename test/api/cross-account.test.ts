@@ -97,6 +97,7 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /account/api-keys': reads(),
   'GET /account/team': reads(),
   'GET /account/profile': reads(),
+  'GET /account': reads(),
   'GET /account/billing': reads(),
   'GET /settings/notifications': reads(),
   'PUT /settings/notifications': {
@@ -105,7 +106,9 @@ const ROUTES: Record<string, RouteCase> = {
     ],
   },
   'GET /settings/processor-a': reads(),
+  'GET /settings/stripe': reads(),
   'GET /settings/crm': reads(),
+  'GET /settings/hubspot': reads(),
 
   'GET /data/data-sources': reads('', 'type=csv'),
   'POST /data/data-sources': {

@@ -111,6 +111,8 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
       customers_imported: 0,
       invoices_imported: 0,
     });
+    // The hosted service's clients ask for it as /settings/stripe.
+    expect((await get('/settings/stripe')).json()).toEqual(response.json());
   });
 
   it('reports the CRM integration as not connected', async () => {
@@ -121,5 +123,6 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
       last_sync: null,
       sync_status: null,
     });
+    expect((await get('/settings/hubspot')).json()).toEqual((await get('/settings/crm')).json());
   });
 });
