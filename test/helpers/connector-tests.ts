@@ -189,29 +189,65 @@ export async function connectedWithWebhooks(
   return { account, id, hook: `/webhooks/${source.type}/${account.id}/${id}` };
 }
 
-type Deliver = (url: string, payload: string) => Promise<LightMyRequestResponse>;
+/** Posts a webhook payload to a route, with a proof (signature or authorization) or, given null, none. */
+export type Deliver = (
+  url: string,
+  payload: string,
+  proof?: string | null,
+) => Promise<LightMyRequestResponse>;
+
+/**
+ * A webhook delivery as the system sends it: JSON, with its proof in `header`, by default the
+ * good one `proofOf` makes. `app` is read at each delivery (a test app made in beforeAll).
+ */
+export function webhookDelivery(
+  app: () => TestApp,
+  header: string,
+  proofOf: (payload: string) => string,
+): Deliver {
+  return (url, payload, proof = proofOf(payload)) =>
+    app().call(undefined, {
+      method: 'POST',
+      url,
+      payload,
+      headers: { 'content-type': 'application/json', ...(proof === null ? {} : { [header]: proof }) },
+    });
+}
 
 const customerName = async (t: TestApp, account: TestAccount, id: string): Promise<string> =>
   (await t.read(account.adminKey, `/data/customers/${id}`)).name;
 
 /**
- * Delivers a well-signed event about a customer renamed at the system: applied, and the name
+ * Delivers an event about a customer renamed at the system: with each of the `refused` proofs,
+ * answered 400 without a call to the system or a change; then well signed, applied, the name
  * read again from the system; then the same event again after another rename there, noted as a
  * duplicate and not applied.
  */
-export async function expectAppliedOnce(
+export async function expectRefusedThenAppliedOnce(
   t: TestApp,
   options: {
     deliver: Deliver;
+    fake: { requests: string[] };
+    refused: (string | null)[];
     account: TestAccount;
     hook: string;
     payload: string;
     customerId: string;
+    nameBefore: string;
     renamed: string;
     renameAgain: () => void;
   },
 ) {
-  const { deliver, account, hook, payload, customerId } = options;
+  const { deliver, fake, account, hook, payload, customerId } = options;
+  const before = fake.requests.length;
+  for (const proof of options.refused) {
+    const refused = await deliver(hook, payload, proof);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'Invalid webhook signature' });
+  }
+  expect(fake.requests.length).toBe(before);
+  expect(await customerName(t, account, customerId)).toBe(options.nameBefore);
+
   const applied = await deliver(hook, payload);
   expect(applied.statusCode, applied.body).toBe(200);
   expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
