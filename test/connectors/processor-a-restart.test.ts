@@ -1,32 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from '../fakes/stripe-server.js';
-import { expectResumesAfterKill, restartEnv } from '../helpers/connector-restart.js';
+import { describe, expect, it } from 'vitest';
+import { startFakeStripe } from '../fakes/stripe-server.js';
+import { expectResumesAfterKill, restartSystem } from '../helpers/connector-restart.js';
 import { generateAccount, stripeData } from '../helpers/stripe-account.js';
-import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'rk_test_restart';
 
 describe.each(STORE_KINDS)('a Stripe import killed with SIGKILL on %s', (kind) => {
   const customers = generateAccount(250, '2026-11-23', 99);
-  let location: TestLocation;
-  let fake: FakeStripe;
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    location = await createTestLocation(kind);
-    // Slow enough that the kill lands in the middle of the invoices.
-    fake = await startFakeStripe(stripeData(customers), API_KEY, { latencyMs: 3 });
-    env = restartEnv(location, 'STRIPE', fake);
-  });
-  afterAll(async () => {
-    await fake.close();
-    await location.drop();
-  });
+  // Slow enough that the kill lands in the middle of the invoices.
+  const system = restartSystem(kind, 'STRIPE', () =>
+    startFakeStripe(stripeData(customers), API_KEY, { latencyMs: 3 }),
+  );
 
   it('resumes after the restart from its last stored page and ends with the uninterrupted figures', async () => {
     await expectResumesAfterKill({
-      env,
-      fake,
+      system,
       customers,
       source: { name: 'Stripe', type: 'processor-a' },
       apiKey: API_KEY,

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeRecurly, startFakeRecurly } from '../fakes/recurly-server.js';
-import { expectResumesAfterKill, restartEnv } from '../helpers/connector-restart.js';
+import { describe, expect, it } from 'vitest';
+import { startFakeRecurly } from '../fakes/recurly-server.js';
+import { expectResumesAfterKill, restartSystem } from '../helpers/connector-restart.js';
 import { recurlyData } from '../helpers/recurly-account.js';
 import { generateAccount } from '../helpers/stripe-account.js';
-import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'recurly_private_restart';
 
@@ -14,25 +14,14 @@ const API_KEY = 'recurly_private_restart';
  */
 describe.each(STORE_KINDS)('a Recurly import killed with SIGKILL on %s', (kind) => {
   const customers = generateAccount(250, '2026-11-23', 99);
-  let location: TestLocation;
-  let fake: FakeRecurly;
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    location = await createTestLocation(kind);
-    // Slow enough that the kill lands between invoice pages (200 invoices a page).
-    fake = await startFakeRecurly(recurlyData(customers), API_KEY, { latencyMs: 250 });
-    env = restartEnv(location, 'RECURLY', fake);
-  });
-  afterAll(async () => {
-    await fake.close();
-    await location.drop();
-  });
+  // Slow enough that the kill lands between invoice pages (200 invoices a page).
+  const system = restartSystem(kind, 'RECURLY', () =>
+    startFakeRecurly(recurlyData(customers), API_KEY, { latencyMs: 250 }),
+  );
 
   it('resumes after the restart from its last stored page and ends with the uninterrupted figures', async () => {
     await expectResumesAfterKill({
-      env,
-      fake,
+      system,
       customers,
       source: { name: 'Recurly', type: 'processor-c' },
       apiKey: API_KEY,

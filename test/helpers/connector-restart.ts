@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { StoreKind } from '../../src/store/db.js';
 import { MRR_URL } from './connector-tests.js';
 import { type ServerProcess, startServer, stopServer, storeEnv } from './server-process.js';
-import type { TestLocation } from './stores.js';
+import { createTestLocation, type TestLocation } from './stores.js';
 import { type Customer, dataRecords } from './stripe-account.js';
 
 // The restart tests of the connectors: the server as deployed (src/main.ts, the system's API
@@ -26,7 +27,7 @@ export async function request(
 }
 
 /** The server's environment: the test location, a secrets key, and `<PREFIX>_API_*` naming the fake. */
-export function restartEnv(location: TestLocation, prefix: string, fake: { url: URL }): NodeJS.ProcessEnv {
+function restartEnv(location: TestLocation, prefix: string, fake: { url: URL }): NodeJS.ProcessEnv {
   return {
     ...storeEnv(location),
     SECRETS_KEY: randomBytes(32).toString('hex'),
@@ -36,9 +37,37 @@ export function restartEnv(location: TestLocation, prefix: string, fake: { url: 
   };
 }
 
-export interface RestartCase {
+export interface RestartSystem {
   env: NodeJS.ProcessEnv;
   fake: { requests: string[] };
+}
+
+/**
+ * For the describe block on a store kind: before its tests, a fresh test location and the fake
+ * (`startFake`), and the environment that points a server at both (`<PREFIX>_API_*` for the
+ * fake); after them, both are closed. The returned object is filled in by beforeAll.
+ */
+export function restartSystem<F extends { url: URL; requests: string[]; close(): Promise<void> }>(
+  kind: StoreKind,
+  prefix: string,
+  startFake: () => Promise<F>,
+): RestartSystem & { fake: F } {
+  let location: TestLocation;
+  const system = {} as RestartSystem & { fake: F };
+  beforeAll(async () => {
+    location = await createTestLocation(kind);
+    system.fake = await startFake();
+    system.env = restartEnv(location, prefix, system.fake);
+  });
+  afterAll(async () => {
+    await system.fake.close();
+    await location.drop();
+  });
+  return system;
+}
+
+export interface RestartCase {
+  system: RestartSystem;
   customers: readonly Customer[];
   source: { name: string; type: string };
   apiKey: string;
@@ -57,7 +86,8 @@ export interface RestartCase {
  * through /data.
  */
 export async function expectResumesAfterKill(c: RestartCase) {
-  const first = await startServer(c.env);
+  const { env, fake } = c.system;
+  const first = await startServer(env);
   const key = first.adminKey!;
   const source = await request(first, key, 'POST', '/data/data-sources', c.source);
   const id = source.body.id as string;
@@ -79,9 +109,9 @@ export async function expectResumesAfterKill(c: RestartCase) {
   await expect.poll(processed, { timeout: 60_000, interval: 50 }).toBeGreaterThan(past);
   first.child.kill('SIGKILL');
   await first.exited;
-  const before = c.fake.requests.length;
+  const before = fake.requests.length;
 
-  const second = await startServer(c.env);
+  const second = await startServer(env);
   try {
     await expect
       .poll(async () => (await request(second, key, 'GET', progressUrl)).body.phase, {
@@ -89,7 +119,7 @@ export async function expectResumesAfterKill(c: RestartCase) {
         interval: 200,
       })
       .toBe('done');
-    c.expectResumed(c.fake.requests.slice(before));
+    c.expectResumed(fake.requests.slice(before));
 
     const posted = dataRecords(c.customers);
     const other = await request(second, key, 'POST', '/data/data-sources', { name: 'Posted', type: 'api' });
