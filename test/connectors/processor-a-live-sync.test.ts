@@ -6,9 +6,9 @@ import type { TestApp } from '../helpers/app.js';
 import {
   connectedWithWebhooks,
   connectorApp,
-  expectRefusedThenAppliedOnce,
   expectNoWebhooks,
   expectOrderIndependent,
+  expectRefusedThenAppliedOnce,
   expectResync,
   localApi,
   TODAY,

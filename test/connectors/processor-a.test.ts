@@ -9,8 +9,8 @@ import {
   expectSameMrr,
   importAndPosted,
   localApi,
-  NO_WAIT,
   newSource,
+  NO_WAIT,
   TODAY,
   withServices,
 } from '../helpers/connector-tests.js';

@@ -5,9 +5,9 @@ import type { TestAccount, TestApp } from '../helpers/app.js';
 import { chargebeeData } from '../helpers/chargebee-account.js';
 import {
   connectorApp,
-  expectRefusedThenAppliedOnce,
   expectConnected,
   expectOrderIndependent,
+  expectRefusedThenAppliedOnce,
   expectResync,
   localApi,
   newSource,

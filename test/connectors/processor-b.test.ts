@@ -11,8 +11,8 @@ import {
   expectSameMrr,
   importAndPosted,
   localApi,
-  NO_WAIT,
   newSource as createSource,
+  NO_WAIT,
   TODAY,
   withServices,
 } from '../helpers/connector-tests.js';
