@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectorRegistry, CursorLostError } from '../../src/connectors/connector.js';
 import { createServices } from '../../src/services/index.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { newSource } from '../helpers/connector-tests.js';
 import { gate, type PageCall, scriptedConnector } from '../helpers/scripted-connector.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -39,11 +40,7 @@ describe.each(STORE_KINDS)('connector imports on %s', (kind) => {
       { connectors: connectorRegistry([scriptedConnector(connector)]), secretsKey: secretsKey ?? undefined },
     );
     account = await t.newAccount();
-    const source = await t.seed(account.adminKey, '/data/data-sources', {
-      name: 'Books',
-      type: 'processor-a',
-    });
-    return source.json<{ id: string }>().id;
+    return newSource(t, account, { name: 'Books', type: 'processor-a' });
   }
 
   /** The stored checkpoint as "kind index/cursor". */
@@ -260,8 +257,7 @@ describe.each(STORE_KINDS)('connector imports on %s', (kind) => {
 
   it('answers each error path of the control routes', async () => {
     const id = await setUp({ records: RECORDS, pageSize: 10 });
-    const api = (await t.seed(account.adminKey, '/data/data-sources', { name: 'Own', type: 'api' })).json()
-      .id;
+    const api = await newSource(t, account, { name: 'Own', type: 'api' });
     const expectError = async (response: Awaited<ReturnType<typeof post>>, status: number, error: string) => {
       expect(response.statusCode, response.body).toBe(status);
       expect(response.json()).toEqual({ error });

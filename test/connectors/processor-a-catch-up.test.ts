@@ -1,32 +1,29 @@
-import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectorRegistry } from '../../src/connectors/connector.js';
 import { stripeConnector } from '../../src/connectors/processor-a/index.js';
-import type { RetryPolicy } from '../../src/connectors/retry.js';
 import { secretBox } from '../../src/services/secret-box.js';
 import { type FakeStripe, startFakeStripe, type WireObject } from '../fakes/stripe-server.js';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import type { TestAccount, TestApp } from '../helpers/app.js';
+import {
+  connectedWithWebhooks,
+  connectorApp,
+  localApi,
+  noWait,
+  SECRETS_KEY,
+  TODAY,
+} from '../helpers/connector-tests.js';
 import { generateAccount, stripeData } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'rk_test_catch_up';
-const SECRETS_KEY = randomBytes(32);
 const WEBHOOK_SECRET = 'whsec_catch_up';
-const NO_WAIT: RetryPolicy = {
-  attempts: 2,
-  baseDelayMs: 0,
-  maxDelayMs: 0,
-  random: () => 0,
-  sleep: () => Promise.resolve(),
-};
 
 describe.each(STORE_KINDS)(
   'processor-a catch-up from the events list, and deleted customers, on %s',
   (kind) => {
     let fake: FakeStripe;
     let t: TestApp;
-    const customers = generateAccount(8, '2026-11-23', 33);
+    const customers = generateAccount(8, TODAY, 33);
 
     beforeAll(async () => {
       // Without the generated deleted customer's subscription and invoices, an import refuses
@@ -39,17 +36,9 @@ describe.each(STORE_KINDS)(
       // An event older than every import: the cursor each import takes is a real event id.
       fake.emit('customer.created', { id: 'cus_before', object: 'customer' });
       // Pages of two events: a catch-up reads on while `more`.
-      const connector = stripeConnector({
-        host: '127.0.0.1',
-        port: Number(fake.url.port),
-        protocol: 'http',
-        pageSize: 2,
-        retry: NO_WAIT,
-      });
-      t = await createTestApp(
+      t = await connectorApp(
         kind,
-        {},
-        { connectors: connectorRegistry([connector]), secretsKey: SECRETS_KEY },
+        stripeConnector(localApi(fake, { pageSize: 2, retry: noWait({ attempts: 2 }) })),
       );
     });
     afterAll(async () => {
@@ -57,15 +46,14 @@ describe.each(STORE_KINDS)(
       await fake.close();
     });
 
-    async function connected(name: string): Promise<{ account: TestAccount; id: string }> {
-      const account = await t.newAccount(name);
-      const id = (
-        await t.seed(account.adminKey, '/data/data-sources', { name: 'Stripe', type: 'processor-a' })
-      ).json().id;
-      await t.services.imports.connectByKey(account.id, id, { apiKey: API_KEY }, WEBHOOK_SECRET);
-      await t.services.imports.settled(account.id, id);
-      return { account, id };
-    }
+    const connected = (name: string) =>
+      connectedWithWebhooks(
+        t,
+        name,
+        { name: 'Stripe', type: 'processor-a' },
+        { apiKey: API_KEY },
+        WEBHOOK_SECRET,
+      );
 
     const row = (source: { account: TestAccount; id: string }) =>
       t.services.store.connectorImports.get(source.account.id, source.id);

@@ -1,16 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectorRegistry } from '../../src/connectors/connector.js';
 import { stripeConnector } from '../../src/connectors/processor-a/index.js';
 import { type FakeStripe, startFakeStripe, type WireObject } from '../fakes/stripe-server.js';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import {
+  connectedWithWebhooks,
+  connectorApp,
+  expectNoWebhooks,
+  expectOrderIndependent,
+  expectRefusedThenAppliedOnce,
+  expectResync,
+  localApi,
+  TODAY,
+  webhookDelivery,
+} from '../helpers/connector-tests.js';
 import { generateAccount, stripeData } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'rk_test_live_sync';
 const WEBHOOK_SECRET = 'whsec_test_secret';
-const MRR_URL = '/reports/mrr?date=20251101-20261122&interval=month';
 
 function event(id: string, type: string, object: object): string {
   return JSON.stringify({ id, object: 'event', type, created: 1_790_000_000, data: { object } });
@@ -22,39 +30,27 @@ const sign = (payload: string, secret = WEBHOOK_SECRET) =>
 describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
   let fake: FakeStripe;
   let t: TestApp;
-  const customers = generateAccount(6, '2026-11-23', 21).slice(0, 5);
+  const customers = generateAccount(6, TODAY, 21).slice(0, 5);
 
   beforeAll(async () => {
     fake = await startFakeStripe(stripeData(customers), API_KEY);
-    const connector = stripeConnector({ host: '127.0.0.1', port: Number(fake.url.port), protocol: 'http' });
-    t = await createTestApp(
-      kind,
-      {},
-      { connectors: connectorRegistry([connector]), secretsKey: randomBytes(32) },
-    );
+    t = await connectorApp(kind, stripeConnector(localApi(fake)));
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
   });
 
-  async function connected(name: string): Promise<{ account: TestAccount; id: string; hook: string }> {
-    const account = await t.newAccount(name);
-    const id = (
-      await t.seed(account.adminKey, '/data/data-sources', { name: 'Stripe', type: 'processor-a' })
-    ).json().id;
-    await t.services.imports.connectByKey(account.id, id, { apiKey: API_KEY }, WEBHOOK_SECRET);
-    await t.services.imports.settled(account.id, id);
-    return { account, id, hook: `/webhooks/processor-a/${account.id}/${id}` };
-  }
+  const connected = (name: string) =>
+    connectedWithWebhooks(
+      t,
+      name,
+      { name: 'Stripe', type: 'processor-a' },
+      { apiKey: API_KEY },
+      WEBHOOK_SECRET,
+    );
 
-  const deliver = (url: string, payload: string, signature = sign(payload)) =>
-    t.call(undefined, {
-      method: 'POST',
-      url,
-      payload,
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-    });
+  const deliver = webhookDelivery(() => t, 'stripe-signature', sign);
 
   it('rejects a bad signature with 400 and applies nothing, then applies a good event once', async () => {
     const { account, hook } = await connected('Signed');
@@ -62,29 +58,21 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
     customer.name = 'Renamed at Stripe';
     const payload = event('evt_rename', 'customer.updated', { id: customer.id, object: 'customer' });
 
-    const before = fake.requests.length;
-    const forged = await deliver(hook, payload, sign(payload, 'whsec_wrong'));
-    expect(forged.statusCode).toBe(400);
-    expect(forged.json()).toEqual({ error: 'Invalid webhook signature' });
-    expect(fake.requests.length).toBe(before);
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe(customers[0]!.name);
-
-    const applied = await deliver(hook, payload);
-    expect(applied.statusCode, applied.body).toBe(200);
-    expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe('Renamed at Stripe');
-
-    customer.name = 'Renamed again';
-    const replayed = await deliver(hook, payload);
-    expect(replayed.json()).toEqual({ received: true, outcome: 'duplicate' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe('Renamed at Stripe');
-
-    const unsigned = await t.call(undefined, {
-      method: 'POST',
-      url: hook,
+    await expectRefusedThenAppliedOnce(t, {
+      deliver,
+      fake,
+      // Forged: signed with another secret.
+      refused: [sign(payload, 'whsec_wrong')],
+      account,
+      hook,
       payload,
-      headers: { 'content-type': 'application/json' },
+      customerId: customer.id,
+      nameBefore: customers[0]!.name,
+      renamed: 'Renamed at Stripe',
+      renameAgain: () => (customer.name = 'Renamed again'),
     });
+
+    const unsigned = await deliver(hook, payload, null);
     expect(unsigned.statusCode).toBe(400);
   });
 
@@ -109,53 +97,24 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
         customer: customer.id,
       }),
     ];
-    for (const payload of events) expect((await deliver(inOrder.hook, payload)).statusCode).toBe(200);
-    for (const payload of [...events].reverse())
-      expect((await deliver(reversed.hook, payload)).statusCode).toBe(200);
-
-    const view = async (side: { account: TestAccount; id: string }) => {
-      type Row = { id: string; customer_id: string; data_source?: string } & Record<string, unknown>;
-      const strip = (list: Row[]): Row[] => list.map(({ data_source, ...rest }) => rest);
-      return {
-        subscriptions: strip(
-          (await t.read(side.account.adminKey, '/data/subscriptions?limit=100')).result.list,
-        ),
-        invoices: strip((await t.read(side.account.adminKey, '/data/invoices?limit=1000')).result.list),
-        mrr: await t.read(side.account.adminKey, MRR_URL),
-      };
-    };
-    const a = await view(inOrder);
-    expect(a.invoices.map((item) => item.id)).toContain('in_late');
-    expect(a.subscriptions.find((item) => item.customer_id === customer.id)).toMatchObject({
-      status: 'canceled',
+    await expectOrderIndependent(t, deliver, { inOrder, reversed }, events, (a) => {
+      expect(a.invoices.map((item) => item.id)).toContain('in_late');
+      expect(a.subscriptions.find((item) => item.customer_id === customer.id)).toMatchObject({
+        status: 'canceled',
+      });
     });
-    expect(await view(reversed)).toEqual(a);
   });
 
   it('re-imports a customer from Stripe on POST /customers/{id}/resync', async () => {
     const { account } = await connected('Resync');
     const customer = fake.data.customers[2]!;
     customer.email = 'new-address@example.com';
-    const response = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/customers/${customer.id}/resync`,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ message: 'Resync initiated' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).email).toBe(
-      'new-address@example.com',
-    );
+    await expectResync(t, account, customer.id, 'new-address@example.com');
   });
 
   it('answers 404 for a source that takes no webhooks', async () => {
-    const account = await t.newAccount('No hooks');
-    const id = (
-      await t.seed(account.adminKey, '/data/data-sources', { name: 'S', type: 'processor-a' })
-    ).json().id;
     const payload = event('evt_x', 'customer.updated', { id: 'cus_x', object: 'customer' });
-    const response = await deliver(`/webhooks/processor-a/${account.id}/${id}`, payload);
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: `Data source ${id} takes no webhooks` });
+    await expectNoWebhooks(t, deliver, { name: 'S', type: 'processor-a' }, payload);
   });
 
   it('answers 404 when the path names another system than the source, 400 for an unknown one', async () => {

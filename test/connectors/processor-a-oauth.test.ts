@@ -5,6 +5,7 @@ import { connectorRegistry } from '../../src/connectors/connector.js';
 import { stripeConnector, type StripeApiSettings } from '../../src/connectors/processor-a/index.js';
 import { type FakeStripe, startFakeStripe } from '../fakes/stripe-server.js';
 import { createTestApp, TEST_NOW, type TestAccount, type TestApp } from '../helpers/app.js';
+import { newSource as createSource } from '../helpers/connector-tests.js';
 import { generateAccount, stripeData } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { inviteMember, setUpOwner, type WebSession } from '../helpers/web-session.js';
@@ -15,6 +16,7 @@ const CONNECT = { clientId: 'ca_test_platform', secretKey: 'sk_test_platform', a
 const PUBLIC_URL = 'https://mrr.example.com';
 const CALLBACK = `${PUBLIC_URL}/oauth/processor-a/callback`;
 const WEBHOOK_SECRET = 'whsec_oauth_test';
+const STRIPE = { name: 'Stripe', type: 'processor-a' };
 
 describe.each(STORE_KINDS)('processor-a Stripe Connect OAuth on %s', (kind) => {
   let fake: FakeStripe;
@@ -41,10 +43,7 @@ describe.each(STORE_KINDS)('processor-a Stripe Connect OAuth on %s', (kind) => {
     await fake.close();
   });
 
-  async function newSource(of: TestAccount = account): Promise<string> {
-    return (await t.seed(of.adminKey, '/data/data-sources', { name: 'Stripe', type: 'processor-a' })).json()
-      .id;
-  }
+  const newSource = (of: TestAccount = account) => createSource(t, of, STRIPE);
 
   /** An account of its own, whose /settings/processor-a no other test's source shows through. */
   async function alone(name: string): Promise<{ account: TestAccount; owner: WebSession; id: string }> {
@@ -263,9 +262,7 @@ describe.each(STORE_KINDS)('processor-a Stripe Connect OAuth on %s', (kind) => {
     try {
       const other = await plain.newAccount('No OAuth');
       const session = await setUpOwner(plain, other.id);
-      const id = (
-        await plain.seed(other.adminKey, '/data/data-sources', { name: 'Stripe', type: 'processor-a' })
-      ).json().id;
+      const id = await createSource(plain, other, STRIPE);
       const response = await session.call({
         method: 'GET',
         url: `/oauth/processor-a/authorize?data_source=${id}`,

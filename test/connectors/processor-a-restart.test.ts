@@ -1,104 +1,35 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from '../fakes/stripe-server.js';
-import { type ServerProcess, startServer, stopServer, storeEnv } from '../helpers/server-process.js';
-import { dataRecords, generateAccount, stripeData } from '../helpers/stripe-account.js';
-import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+import { describe, expect, it } from 'vitest';
+import { startFakeStripe } from '../fakes/stripe-server.js';
+import { expectResumesAfterKill, restartSystem } from '../helpers/connector-restart.js';
+import { generateAccount, stripeData } from '../helpers/stripe-account.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'rk_test_restart';
-const MRR_URL = '/reports/mrr?date=20251101-20261122&interval=month';
-
-async function request(server: ServerProcess, key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on the parsed body
-  return { status: response.status, body: (await response.json()) as any };
-}
 
 describe.each(STORE_KINDS)('a Stripe import killed with SIGKILL on %s', (kind) => {
   const customers = generateAccount(250, '2026-11-23', 99);
-  let location: TestLocation;
-  let fake: FakeStripe;
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    location = await createTestLocation(kind);
-    // Slow enough that the kill lands in the middle of the invoices.
-    fake = await startFakeStripe(stripeData(customers), API_KEY, { latencyMs: 3 });
-    env = {
-      ...storeEnv(location),
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-      STRIPE_API_HOST: '127.0.0.1',
-      STRIPE_API_PORT: fake.url.port,
-      STRIPE_API_PROTOCOL: 'http',
-    };
-  });
-  afterAll(async () => {
-    await fake.close();
-    await location.drop();
-  });
+  // Slow enough that the kill lands in the middle of the invoices.
+  const system = restartSystem(kind, 'STRIPE', () =>
+    startFakeStripe(stripeData(customers), API_KEY, { latencyMs: 3 }),
+  );
 
   it('resumes after the restart from its last stored page and ends with the uninterrupted figures', async () => {
-    const first = await startServer(env);
-    const key = first.adminKey!;
-    const source = await request(first, key, 'POST', '/data/data-sources', {
-      name: 'Stripe',
-      type: 'processor-a',
+    await expectResumesAfterKill({
+      system,
+      customers,
+      source: { name: 'Stripe', type: 'processor-a' },
+      apiKey: API_KEY,
+      // A few invoice pages stored: 400 records past as many as there are customers.
+      killPast: async () => customers.length + 400,
+      expectResumed(resumed) {
+        // Nothing before the invoices was read again, and the invoices went on after a stored page.
+        expect(
+          resumed.filter(
+            (line) => !line.startsWith('GET /v1/invoices') && !line.startsWith('GET /v1/charges'),
+          ),
+        ).toEqual([]);
+        expect(resumed[0]).toMatch(/^GET \/v1\/invoices\?.*starting_after=in_/);
+      },
     });
-    const id = source.body.id as string;
-    const progressUrl = `/data/data-sources/${id}/progress`;
-    expect(
-      (await request(first, key, 'POST', `/data/data-sources/${id}/connect`, { api_key: API_KEY })).status,
-    ).toBe(200);
-
-    // Kill once a few invoice pages are stored.
-    await expect
-      .poll(async () => (await request(first, key, 'GET', progressUrl)).body.percent, {
-        timeout: 60_000,
-        interval: 50,
-      })
-      .toBe(75);
-    await expect
-      .poll(async () => (await request(first, key, 'GET', progressUrl)).body.processedCount, {
-        timeout: 60_000,
-        interval: 50,
-      })
-      .toBeGreaterThan(customers.length + 400);
-    first.child.kill('SIGKILL');
-    await first.exited;
-    const before = fake.requests.length;
-
-    const second = await startServer(env);
-    try {
-      await expect
-        .poll(async () => (await request(second, key, 'GET', progressUrl)).body.phase, {
-          timeout: 120_000,
-          interval: 200,
-        })
-        .toBe('done');
-      const resumed = fake.requests.slice(before);
-      // Nothing before the invoices was read again, and the invoices went on after a stored page.
-      expect(
-        resumed.filter((line) => !line.startsWith('GET /v1/invoices') && !line.startsWith('GET /v1/charges')),
-      ).toEqual([]);
-      expect(resumed[0]).toMatch(/^GET \/v1\/invoices\?.*starting_after=in_/);
-
-      const posted = dataRecords(customers);
-      const other = await request(second, key, 'POST', '/data/data-sources', { name: 'Posted', type: 'api' });
-      for (const [path, items] of Object.entries(posted)) {
-        const body = (items as object[]).map((item) => ({ ...item, data_source: other.body.id }));
-        expect((await request(second, key, 'POST', `/data/${path}`, body)).status).toBeLessThan(300);
-      }
-      const imported = await request(second, key, 'GET', `${MRR_URL}&data_source=${id}`);
-      const direct = await request(second, key, 'GET', `${MRR_URL}&data_source=${other.body.id}`);
-      expect(imported.status).toBe(200);
-      expect(imported.body).toEqual(direct.body);
-      expect(imported.body.result.at(-1).total_mrr).toBeGreaterThan(100_000);
-    } finally {
-      await stopServer(second);
-    }
   }, 300_000);
 });

@@ -1,17 +1,25 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectorRegistry } from '../../src/connectors/connector.js';
 import { chargebeeConnector } from '../../src/connectors/processor-b/index.js';
 import { type FakeChargebee, startFakeChargebee, type WireObject } from '../fakes/chargebee-server.js';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import type { TestAccount, TestApp } from '../helpers/app.js';
 import { chargebeeData } from '../helpers/chargebee-account.js';
+import {
+  connectorApp,
+  expectConnected,
+  expectOrderIndependent,
+  expectRefusedThenAppliedOnce,
+  expectResync,
+  localApi,
+  newSource,
+  TODAY,
+  webhookDelivery,
+} from '../helpers/connector-tests.js';
 import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const SITE = 'live-sync-test';
 const API_KEY = 'test_live_sync';
 const WEBHOOK_PASSWORD = 'a long webhook password';
-const MRR_URL = '/reports/mrr?date=20251101-20261122&interval=month';
 
 /** A Chargebee event as its webhooks post it. */
 function event(id: string, type: string, content: object, occurredAt = 1_790_000_000): string {
@@ -33,47 +41,32 @@ const basic = (password: string, user = 'mrrlytics') =>
 describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
   let fake: FakeChargebee;
   let t: TestApp;
-  const customers = generateAccount(6, '2026-11-23', 21).slice(0, 5);
-  const settings = () => ({ host: '127.0.0.1', port: Number(fake.url.port), protocol: 'http' as const });
+  const customers = generateAccount(6, TODAY, 21).slice(0, 5);
+  const settings = () => localApi(fake);
 
   beforeAll(async () => {
     fake = await startFakeChargebee(chargebeeData(customers), SITE, API_KEY);
-    t = await createTestApp(
-      kind,
-      {},
-      { connectors: connectorRegistry([chargebeeConnector(settings())]), secretsKey: randomBytes(32) },
-    );
+    t = await connectorApp(kind, chargebeeConnector(settings()));
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
   });
 
+  /** Connected through the route, which takes the webhook password with the key. */
   async function connected(name: string): Promise<{ account: TestAccount; id: string; hook: string }> {
     const account = await t.newAccount(name);
-    const id = (
-      await t.seed(account.adminKey, '/data/data-sources', { name: 'Chargebee', type: 'processor-b' })
-    ).json().id;
-    const response = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/data/data-sources/${id}/connect`,
-      payload: { api_key: API_KEY, site: SITE, webhook_secret: WEBHOOK_PASSWORD },
-    });
-    expect(response.statusCode, response.body).toBe(200);
+    const id = await newSource(t, account, { name: 'Chargebee', type: 'processor-b' });
+    await expectConnected(t, account, id, { api_key: API_KEY, site: SITE, webhook_secret: WEBHOOK_PASSWORD });
     await t.services.imports.settled(account.id, id);
     return { account, id, hook: `/webhooks/processor-b/${account.id}/${id}` };
   }
 
-  const deliver = (url: string, payload: string, authorization: string | null = basic(WEBHOOK_PASSWORD)) =>
-    t.call(undefined, {
-      method: 'POST',
-      url,
-      payload,
-      headers: {
-        'content-type': 'application/json',
-        ...(authorization === null ? {} : { authorization }),
-      },
-    });
+  const deliver = webhookDelivery(
+    () => t,
+    'authorization',
+    () => basic(WEBHOOK_PASSWORD),
+  );
 
   it('rejects a wrong or missing password with 400 and applies nothing, then applies a good event once', async () => {
     const { account, hook } = await connected('Authenticated');
@@ -82,28 +75,18 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
     customer.last_name = 'at Chargebee';
     const payload = event('ev_rename', 'customer_changed', { customer: { id: customer.id } });
 
-    const before = fake.requests.length;
-    for (const authorization of [basic('wrong password'), basic(''), 'Bearer x', null]) {
-      const refused = await deliver(hook, payload, authorization);
-      expect(refused.statusCode).toBe(400);
-      expect(refused.json()).toEqual({ error: 'Invalid webhook signature' });
-    }
-    expect(fake.requests.length).toBe(before);
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe(customers[0]!.name);
-
-    const applied = await deliver(hook, payload);
-    expect(applied.statusCode, applied.body).toBe(200);
-    expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe(
-      'Renamed at Chargebee',
-    );
-
-    customer.last_name = 'again';
-    const replayed = await deliver(hook, payload);
-    expect(replayed.json()).toEqual({ received: true, outcome: 'duplicate' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).name).toBe(
-      'Renamed at Chargebee',
-    );
+    await expectRefusedThenAppliedOnce(t, {
+      deliver,
+      fake,
+      refused: [basic('wrong password'), basic(''), 'Bearer x', null],
+      account,
+      hook,
+      payload,
+      customerId: customer.id,
+      nameBefore: customers[0]!.name,
+      renamed: 'Renamed at Chargebee',
+      renameAgain: () => (customer.last_name = 'again'),
+    });
 
     const about = await deliver(
       hook,
@@ -134,43 +117,20 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
         customer: { id: customer.id },
       }),
     ];
-    for (const payload of events) expect((await deliver(inOrder.hook, payload)).statusCode).toBe(200);
-    for (const payload of [...events].reverse())
-      expect((await deliver(reversed.hook, payload)).statusCode).toBe(200);
-
-    const view = async (side: { account: TestAccount; id: string }) => {
-      type Row = { id: string; customer_id: string; data_source?: string } & Record<string, unknown>;
-      const strip = (list: Row[]): Row[] => list.map(({ data_source, ...rest }) => rest);
-      return {
-        subscriptions: strip(
-          (await t.read(side.account.adminKey, '/data/subscriptions?limit=100')).result.list,
-        ),
-        invoices: strip((await t.read(side.account.adminKey, '/data/invoices?limit=1000')).result.list),
-        mrr: await t.read(side.account.adminKey, MRR_URL),
-      };
-    };
-    const a = await view(inOrder);
-    expect(a.invoices.map((item) => item.id)).toContain('inv_late');
-    expect(a.subscriptions.find((item) => item.customer_id === customer.id)).toMatchObject({
-      status: 'canceled',
-      ended_at: new Date(1_790_000_000_000).toISOString(),
+    await expectOrderIndependent(t, deliver, { inOrder, reversed }, events, (a) => {
+      expect(a.invoices.map((item) => item.id)).toContain('inv_late');
+      expect(a.subscriptions.find((item) => item.customer_id === customer.id)).toMatchObject({
+        status: 'canceled',
+        ended_at: new Date(1_790_000_000_000).toISOString(),
+      });
     });
-    expect(await view(reversed)).toEqual(a);
   });
 
   it('re-imports a customer from Chargebee on POST /customers/{id}/resync', async () => {
     const { account } = await connected('Resync');
     const customer = fake.data.customers[2]!;
     customer.email = 'new-address@example.com';
-    const response = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/customers/${customer.id}/resync`,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ message: 'Resync initiated' });
-    expect((await t.read(account.adminKey, `/data/customers/${customer.id}`)).email).toBe(
-      'new-address@example.com',
-    );
+    await expectResync(t, account, customer.id, 'new-address@example.com');
   });
 
   it('reads the customers of the events after a cursor from the events list', async () => {

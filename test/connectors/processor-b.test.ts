@@ -1,32 +1,30 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectorRegistry } from '../../src/connectors/connector.js';
 import { chargebeeConnector, type ChargebeeApiSettings } from '../../src/connectors/processor-b/index.js';
-import type { RetryPolicy } from '../../src/connectors/retry.js';
-import { createServices } from '../../src/services/index.js';
 import { type FakeChargebee, startFakeChargebee } from '../fakes/chargebee-server.js';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import type { TestAccount, TestApp } from '../helpers/app.js';
 import { chargebeeData } from '../helpers/chargebee-account.js';
-import { dataRecords, generateAccount } from '../helpers/stripe-account.js';
+import {
+  connect,
+  expectConnected,
+  expectConnectRefused,
+  expectGivesUp,
+  expectSameMrr,
+  importAndPosted,
+  localApi,
+  newSource as createSource,
+  NO_WAIT,
+  TODAY,
+  withServices,
+} from '../helpers/connector-tests.js';
+import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const SITE = 'fake-books-test';
 const API_KEY = 'test_fakebooks_readonly';
-const SECRETS_KEY = randomBytes(32);
-const TODAY = '2026-11-23';
-const MRR_URL = '/reports/mrr?date=20251101-20261122&interval=month';
-
-/** Retries without waiting, so fault tests stay fast; the delays are unit-tested in retry.test.ts. */
-const NO_WAIT: RetryPolicy = {
-  attempts: 4,
-  baseDelayMs: 0,
-  maxDelayMs: 0,
-  random: () => 0,
-  sleep: () => Promise.resolve(),
-};
+const CHARGEBEE = { name: 'Chargebee', type: 'processor-b' };
 
 function settingsFor(fake: FakeChargebee, extra: ChargebeeApiSettings = {}): ChargebeeApiSettings {
-  return { host: '127.0.0.1', port: Number(fake.url.port), protocol: 'http', retry: NO_WAIT, ...extra };
+  return localApi(fake, { retry: NO_WAIT, ...extra });
 }
 
 describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee on %s', (kind) => {
@@ -38,38 +36,18 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
 
   beforeAll(async () => {
     fake = await startFakeChargebee(chargebeeData(customers), SITE, API_KEY);
-    t = await createTestApp(
-      kind,
-      {},
-      { connectors: connectorRegistry([chargebeeConnector(settingsFor(fake))]), secretsKey: SECRETS_KEY },
-    );
-    imported = await t.newAccount('Imported');
-    posted = await t.newAccount('Posted');
-    const records = dataRecords(customers);
-    for (const [path, items] of Object.entries(records))
-      await t.seed(posted.adminKey, `/data/${path}`, items);
+    ({ t, imported, posted } = await importAndPosted(kind, chargebeeConnector(settingsFor(fake)), customers));
   }, 600_000);
   afterAll(async () => {
     await t.close();
     await fake.close();
   });
 
-  async function newSource(account: TestAccount): Promise<string> {
-    const source = await t.seed(account.adminKey, '/data/data-sources', {
-      name: 'Chargebee',
-      type: 'processor-b',
-    });
-    return source.json<{ id: string }>().id;
-  }
+  const newSource = (account: TestAccount) => createSource(t, account, CHARGEBEE);
 
   it('imports 1,000 customers whose MRR month by month equals the same account posted through /data', async () => {
     const id = await newSource(imported);
-    const connected = await t.call(imported.adminKey, {
-      method: 'POST',
-      url: `/data/data-sources/${id}/connect`,
-      payload: { api_key: API_KEY, site: SITE },
-    });
-    expect(connected.statusCode, connected.body).toBe(200);
+    await expectConnected(t, imported, id, { api_key: API_KEY, site: SITE });
     await t.services.imports.settled(imported.id, id);
 
     const deleted = customers.at(-1)!;
@@ -91,23 +69,14 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
       invoices_imported: invoiceCount - deleted.invoices.length,
     });
 
-    const fromChargebee = await t.read(imported.adminKey, MRR_URL);
-    const fromApi = await t.read(posted.adminKey, MRR_URL);
-    expect(fromChargebee).toEqual(fromApi);
-    expect(fromApi.result.at(-1).total_mrr).toBeGreaterThan(1_000_000);
-    expect(fromApi.result.length).toBe(13);
+    await expectSameMrr(t, imported, posted);
   }, 600_000);
 
   it('retries 429 after its Retry-After, 5xx and timeouts, and reads every page', async () => {
     const small = generateAccount(12, TODAY, 7);
     const flaky = await startFakeChargebee(chargebeeData(small), SITE, API_KEY, { embeddedLines: 1 });
-    const services = createServices(t.services.store, t.clock, {
-      connectors: connectorRegistry([
-        chargebeeConnector(settingsFor(flaky, { pageSize: 5, timeoutMs: 300 })),
-      ]),
-      secretsKey: SECRETS_KEY,
-    });
-    try {
+    const connector = chargebeeConnector(settingsFor(flaky, { pageSize: 5, timeoutMs: 300 }));
+    await withServices(t, flaky, connector, async (services) => {
       const account = await t.newAccount('Flaky');
       const id = await newSource(account);
       flaky.fail(
@@ -146,50 +115,35 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
             0,
           ),
       );
-    } finally {
-      await services.imports.close();
-      await flaky.close();
-    }
+    });
   });
 
   it('gives up after the bounded retries and says why', async () => {
     const failing = await startFakeChargebee(chargebeeData(generateAccount(3, TODAY, 3)), SITE, API_KEY);
-    const services = createServices(t.services.store, t.clock, {
-      connectors: connectorRegistry([chargebeeConnector(settingsFor(failing))]),
-      secretsKey: SECRETS_KEY,
+    await expectGivesUp(t, {
+      fake: failing,
+      connector: chargebeeConnector(settingsFor(failing)),
+      source: CHARGEBEE,
+      credentials: { apiKey: API_KEY, site: SITE },
+      path: '/item_prices',
+      lastError: 'Chargebee: Sorry, Something went wrong when trying to process the request. (HTTP 500)',
     });
-    try {
-      const account = await t.newAccount('Failing');
-      const id = await newSource(account);
-      const down = { status: 500, path: '/item_prices' };
-      failing.fail(down, down, down, down);
-      await services.imports.connectByKey(account.id, id, { apiKey: API_KEY, site: SITE });
-      await services.imports.settled(account.id, id);
-      expect(await services.imports.progress(account.id, id)).toMatchObject({
-        phase: 'error',
-        percent: 25,
-        lastError: 'Chargebee: Sorry, Something went wrong when trying to process the request. (HTTP 500)',
-      });
-    } finally {
-      await services.imports.close();
-      await failing.close();
-    }
   });
 
   it('refuses a key Chargebee refuses, and an unknown site, storing nothing', async () => {
     const account = await t.newAccount('Wrong key');
     const id = await newSource(account);
-    const connect = (payload: object) =>
-      t.call(account.adminKey, { method: 'POST', url: `/data/data-sources/${id}/connect`, payload });
-    const wrongKey = await connect({ api_key: 'test_wrong', site: SITE });
-    expect(wrongKey.statusCode).toBe(400);
-    expect(wrongKey.json()).toEqual({
-      error: 'Chargebee refused the key: Chargebee: Sorry, authentication failed. Invalid api key (HTTP 401)',
-    });
-    const wrongSite = await connect({ api_key: API_KEY, site: 'someone-else' });
+    await expectConnectRefused(
+      t,
+      account,
+      id,
+      { api_key: 'test_wrong', site: SITE },
+      'Chargebee refused the key: Chargebee: Sorry, authentication failed. Invalid api key (HTTP 401)',
+    );
+    const wrongSite = await connect(t, account, id, { api_key: API_KEY, site: 'someone-else' });
     expect(wrongSite.statusCode).toBe(400);
     expect(wrongSite.json().error).toMatch(/^Chargebee refused the key: Chargebee: .*site.* \(HTTP 404\)$/);
-    const badSite = await connect({ api_key: API_KEY, site: 'acme.evil.example/x' });
+    const badSite = await connect(t, account, id, { api_key: API_KEY, site: 'acme.evil.example/x' });
     expect(badSite.statusCode).toBe(400);
     expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
     expect((await t.read(account.adminKey, `/data/customers?data_source=${id}`)).result.count).toBe(0);
@@ -199,13 +153,7 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
     const account = await t.newAccount('No site');
     const id = await newSource(account);
     const before = fake.requests.length;
-    const response = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/data/data-sources/${id}/connect`,
-      payload: { api_key: API_KEY },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'site is required to connect Chargebee' });
+    await expectConnectRefused(t, account, id, { api_key: API_KEY }, 'site is required to connect Chargebee');
     expect(fake.requests.length).toBe(before);
     expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
   });

@@ -1,17 +1,25 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectorRegistry } from '../../src/connectors/connector.js';
 import { recurlyConnector, type RecurlyApiSettings } from '../../src/connectors/processor-c/index.js';
 import { recurlySignature } from '../../src/connectors/processor-c/webhooks.js';
 import { type FakeRecurly, type RecurlyObject, startFakeRecurly } from '../fakes/recurly-server.js';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import {
+  connectedWithWebhooks,
+  connectorApp,
+  expectNoWebhooks,
+  expectOrderIndependent,
+  expectRefusedThenAppliedOnce,
+  expectResync,
+  localApi,
+  TODAY,
+  webhookDelivery,
+} from '../helpers/connector-tests.js';
 import { recurlyData } from '../helpers/recurly-account.js';
 import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'recurly_private_live_sync';
 const WEBHOOK_SECRET = 'recurly-endpoint-secret';
-const MRR_URL = '/reports/mrr?date=20251101-20261122&interval=month';
 
 /** A JSON notification as Recurly sends it: the object's id and type, the event, the account code. */
 function notification(objectType: string, id: string, eventType: string, accountCode: string): string {
@@ -32,42 +40,28 @@ describe.each(STORE_KINDS)('processor-c live sync and resync on %s', (kind) => {
   let fake: FakeRecurly;
   let t: TestApp;
   let settings: RecurlyApiSettings;
-  const customers = generateAccount(6, '2026-11-23', 21).slice(0, 5);
+  const customers = generateAccount(6, TODAY, 21).slice(0, 5);
 
   beforeAll(async () => {
     fake = await startFakeRecurly(recurlyData(customers), API_KEY);
-    settings = { host: '127.0.0.1', port: Number(fake.url.port), protocol: 'http', pageSize: 2 };
-    t = await createTestApp(
-      kind,
-      {},
-      { connectors: connectorRegistry([recurlyConnector(settings)]), secretsKey: randomBytes(32) },
-    );
+    settings = localApi(fake, { pageSize: 2 });
+    t = await connectorApp(kind, recurlyConnector(settings));
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
   });
 
-  async function connected(name: string): Promise<{ account: TestAccount; id: string; hook: string }> {
-    const account = await t.newAccount(name);
-    const id = (
-      await t.seed(account.adminKey, '/data/data-sources', { name: 'Recurly', type: 'processor-c' })
-    ).json().id;
-    await t.services.imports.connectByKey(account.id, id, { apiKey: API_KEY }, WEBHOOK_SECRET);
-    await t.services.imports.settled(account.id, id);
-    return { account, id, hook: `/webhooks/processor-c/${account.id}/${id}` };
-  }
+  const connected = (name: string) =>
+    connectedWithWebhooks(
+      t,
+      name,
+      { name: 'Recurly', type: 'processor-c' },
+      { apiKey: API_KEY },
+      WEBHOOK_SECRET,
+    );
 
-  const deliver = (url: string, payload: string, signature: string | null = sign(payload)) =>
-    t.call(undefined, {
-      method: 'POST',
-      url,
-      payload,
-      headers: {
-        'content-type': 'application/json',
-        ...(signature === null ? {} : { 'recurly-signature': signature }),
-      },
-    });
+  const deliver = webhookDelivery(() => t, 'recurly-signature', sign);
 
   it('rejects a bad signature with 400 and applies nothing, then applies a good notification once', async () => {
     const { account, hook } = await connected('Signed');
@@ -76,29 +70,19 @@ describe.each(STORE_KINDS)('processor-c live sync and resync on %s', (kind) => {
     wire.company = 'Renamed at Recurly';
     const payload = notification('account', wire.id, 'updated', code);
 
-    const before = fake.requests.length;
-    for (const signature of [
-      sign(payload, 'wrong-secret'),
-      sign(payload, WEBHOOK_SECRET, Date.now() - 10 * 60_000),
-      null,
-    ]) {
-      const refused = await deliver(hook, payload, signature);
-      expect(refused.statusCode).toBe(400);
-      expect(refused.json()).toEqual({ error: 'Invalid webhook signature' });
-    }
-    expect(fake.requests.length).toBe(before);
-    expect((await t.read(account.adminKey, `/data/customers/${code}`)).name).toBe(customers[0]!.name);
-
-    const applied = await deliver(hook, payload);
-    expect(applied.statusCode, applied.body).toBe(200);
-    expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
-    expect((await t.read(account.adminKey, `/data/customers/${code}`)).name).toBe('Renamed at Recurly');
-
-    // The same notification again (Recurly retries until it gets a 2xx): noted, not applied.
-    wire.company = 'Renamed again';
-    const replayed = await deliver(hook, payload);
-    expect(replayed.json()).toEqual({ received: true, outcome: 'duplicate' });
-    expect((await t.read(account.adminKey, `/data/customers/${code}`)).name).toBe('Renamed at Recurly');
+    // Applied once: the same notification again (Recurly retries until a 2xx) is noted, not applied.
+    await expectRefusedThenAppliedOnce(t, {
+      deliver,
+      fake,
+      refused: [sign(payload, 'wrong-secret'), sign(payload, WEBHOOK_SECRET, Date.now() - 10 * 60_000), null],
+      account,
+      hook,
+      payload,
+      customerId: code,
+      nameBefore: customers[0]!.name,
+      renamed: 'Renamed at Recurly',
+      renameAgain: () => (wire.company = 'Renamed again'),
+    });
 
     const plan = JSON.stringify({ id: 'p-x', object_type: 'plan', event_type: 'updated', event_time: 'now' });
     // About no customer: nothing is read from Recurly. (import-control answers `applied` for it
@@ -134,28 +118,13 @@ describe.each(STORE_KINDS)('processor-c live sync and resync on %s', (kind) => {
       notification('charge_invoice', 'inv_late', 'created', customer.id),
       notification('subscription', subscription.id, 'expired', customer.id),
     ];
-    for (const payload of events) expect((await deliver(inOrder.hook, payload)).statusCode).toBe(200);
-    for (const payload of [...events].reverse())
-      expect((await deliver(reversed.hook, payload)).statusCode).toBe(200);
-
-    const view = async (side: { account: TestAccount; id: string }) => {
-      type Row = { id: string; customer_id: string; data_source?: string } & Record<string, unknown>;
-      const strip = (list: Row[]): Row[] => list.map(({ data_source, ...rest }) => rest);
-      return {
-        subscriptions: strip(
-          (await t.read(side.account.adminKey, '/data/subscriptions?limit=100')).result.list,
-        ),
-        invoices: strip((await t.read(side.account.adminKey, '/data/invoices?limit=1000')).result.list),
-        mrr: await t.read(side.account.adminKey, MRR_URL),
-      };
-    };
-    const a = await view(inOrder);
-    expect(a.invoices.map((item) => item.id)).toContain('inv_late');
-    expect(a.subscriptions.find((item) => item.id === subscription.id)).toMatchObject({
-      status: 'canceled',
-      ended_at: '2026-10-01T00:00:00.000Z',
+    await expectOrderIndependent(t, deliver, { inOrder, reversed }, events, (a) => {
+      expect(a.invoices.map((item) => item.id)).toContain('inv_late');
+      expect(a.subscriptions.find((item) => item.id === subscription.id)).toMatchObject({
+        status: 'canceled',
+        ended_at: '2026-10-01T00:00:00.000Z',
+      });
     });
-    expect(await view(reversed)).toEqual(a);
   });
 
   it('re-imports a customer from Recurly on POST /customers/{id}/resync', async () => {
@@ -163,24 +132,12 @@ describe.each(STORE_KINDS)('processor-c live sync and resync on %s', (kind) => {
     const wire = fake.data.accounts[2]!;
     const code = String(wire.code);
     wire.email = 'new-address@example.com';
-    const response = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/customers/${code}/resync`,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ message: 'Resync initiated' });
-    expect((await t.read(account.adminKey, `/data/customers/${code}`)).email).toBe('new-address@example.com');
+    await expectResync(t, account, code, 'new-address@example.com');
   });
 
   it('answers 404 for a source that takes no webhooks', async () => {
-    const account = await t.newAccount('No hooks');
-    const id = (
-      await t.seed(account.adminKey, '/data/data-sources', { name: 'R', type: 'processor-c' })
-    ).json().id;
     const payload = notification('account', 'a-x', 'updated', 'cus_x');
-    const response = await deliver(`/webhooks/processor-c/${account.id}/${id}`, payload);
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: `Data source ${id} takes no webhooks` });
+    await expectNoWebhooks(t, deliver, { name: 'R', type: 'processor-c' }, payload);
   });
 
   it('reads the change feed from a time, and resumes a kind from a stored next link', async () => {

@@ -1,36 +1,31 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectorRegistry } from '../../src/connectors/connector.js';
 import { recurlyConnector, type RecurlyApiSettings } from '../../src/connectors/processor-c/index.js';
-import type { RetryPolicy } from '../../src/connectors/retry.js';
-import { createServices } from '../../src/services/index.js';
 import { type FakeRecurly, startFakeRecurly } from '../fakes/recurly-server.js';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import type { TestAccount, TestApp } from '../helpers/app.js';
+import {
+  expectConnected,
+  expectConnectRefused,
+  expectGivesUp,
+  expectSameMrr,
+  importAndPosted,
+  localApi,
+  newSource,
+  noWait,
+  TODAY,
+  withServices,
+} from '../helpers/connector-tests.js';
 import { recurlyData } from '../helpers/recurly-account.js';
-import { dataRecords, generateAccount } from '../helpers/stripe-account.js';
+import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'recurly_private_fake_books';
-const SECRETS_KEY = randomBytes(32);
-const TODAY = '2026-11-23';
-const MRR_URL = '/reports/mrr?date=20251101-20261122&interval=month';
-
-/** Retries without waiting, noting the delays asked for; the delays are unit-tested in retry.test.ts. */
-function noWait(waits: number[] = []): RetryPolicy {
-  return {
-    attempts: 4,
-    baseDelayMs: 0,
-    maxDelayMs: 60_000,
-    random: () => 0,
-    sleep: (ms) => {
-      waits.push(ms);
-      return Promise.resolve();
-    },
-  };
-}
+const RECURLY = { name: 'Recurly', type: 'processor-c' };
+const R = { name: 'R', type: 'processor-c' };
+/** Long enough for the waits a 429 asks for (up to the rate limit's reset) to be noted whole. */
+const MAX_DELAY_MS = 60_000;
 
 function settingsFor(fake: FakeRecurly, extra: RecurlyApiSettings = {}): RecurlyApiSettings {
-  return { host: '127.0.0.1', port: Number(fake.url.port), protocol: 'http', retry: noWait(), ...extra };
+  return localApi(fake, { retry: noWait({ maxDelayMs: MAX_DELAY_MS }), ...extra });
 }
 
 describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on %s', (kind) => {
@@ -43,16 +38,7 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
 
   beforeAll(async () => {
     fake = await startFakeRecurly(wire, API_KEY);
-    t = await createTestApp(
-      kind,
-      {},
-      { connectors: connectorRegistry([recurlyConnector(settingsFor(fake))]), secretsKey: SECRETS_KEY },
-    );
-    imported = await t.newAccount('Imported');
-    posted = await t.newAccount('Posted');
-    const records = dataRecords(customers);
-    for (const [path, items] of Object.entries(records))
-      await t.seed(posted.adminKey, `/data/${path}`, items);
+    ({ t, imported, posted } = await importAndPosted(kind, recurlyConnector(settingsFor(fake)), customers));
   }, 600_000);
   afterAll(async () => {
     await t.close();
@@ -60,17 +46,8 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
   });
 
   async function connectedSource(account: TestAccount): Promise<string> {
-    const source = await t.seed(account.adminKey, '/data/data-sources', {
-      name: 'Recurly',
-      type: 'processor-c',
-    });
-    const id = source.json<{ id: string }>().id;
-    const connected = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/data/data-sources/${id}/connect`,
-      payload: { api_key: API_KEY },
-    });
-    expect(connected.statusCode, connected.body).toBe(200);
+    const id = await newSource(t, account, RECURLY);
+    await expectConnected(t, account, id, { api_key: API_KEY });
     return id;
   }
 
@@ -91,30 +68,19 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
       invoices_imported: wire.invoices.length,
     });
 
-    const fromRecurly = await t.read(imported.adminKey, MRR_URL);
-    const fromApi = await t.read(posted.adminKey, MRR_URL);
-    expect(fromRecurly).toEqual(fromApi);
-    expect(fromApi.result.at(-1).total_mrr).toBeGreaterThan(1_000_000);
-    expect(fromApi.result.length).toBe(13);
+    await expectSameMrr(t, imported, posted);
   }, 600_000);
 
   it('retries 429 after X-RateLimit-Reset or Retry-After, 5xx and timeouts, and reads every page', async () => {
     const small = generateAccount(12, TODAY, 7);
     const flaky = await startFakeRecurly(recurlyData(small), API_KEY);
     const waits: number[] = [];
-    const services = createServices(t.services.store, t.clock, {
-      connectors: connectorRegistry([
-        recurlyConnector(settingsFor(flaky, { pageSize: 5, timeoutMs: 300, retry: noWait(waits) })),
-      ]),
-      secretsKey: SECRETS_KEY,
-    });
-    try {
+    const connector = recurlyConnector(
+      settingsFor(flaky, { pageSize: 5, timeoutMs: 300, retry: noWait({ maxDelayMs: MAX_DELAY_MS, waits }) }),
+    );
+    await withServices(t, flaky, connector, async (services) => {
       const account = await t.newAccount('Flaky');
-      const source = await t.seed(account.adminKey, '/data/data-sources', {
-        name: 'Recurly',
-        type: 'processor-c',
-      });
-      const id = source.json<{ id: string }>().id;
+      const id = await newSource(t, account, RECURLY);
       const resetIn30s = String(Math.floor(Date.now() / 1000) + 30);
       flaky.fail(
         { status: 429, headers: { 'x-ratelimit-reset': resetIn30s }, path: '/accounts' },
@@ -142,69 +108,46 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
       expect(flaky.requests.filter((request) => request.startsWith('GET /plans?'))).toHaveLength(2);
       const list = await t.read(account.adminKey, `/data/invoices?data_source=${id}&limit=1000`);
       expect(list.result.count).toBe(flaky.data.invoices.length);
-    } finally {
-      await services.imports.close();
-      await flaky.close();
-    }
+    });
   });
 
   it('gives up after the bounded retries and says why', async () => {
     const failing = await startFakeRecurly(recurlyData(generateAccount(3, TODAY, 3)), API_KEY);
-    const services = createServices(t.services.store, t.clock, {
-      connectors: connectorRegistry([recurlyConnector(settingsFor(failing))]),
-      secretsKey: SECRETS_KEY,
+    await expectGivesUp(t, {
+      fake: failing,
+      connector: recurlyConnector(settingsFor(failing)),
+      source: R,
+      credentials: { apiKey: API_KEY },
+      path: '/plans',
+      lastError: 'Recurly: An internal server error has occurred (HTTP 500)',
     });
-    try {
-      const account = await t.newAccount('Failing');
-      const id = (
-        await t.seed(account.adminKey, '/data/data-sources', { name: 'R', type: 'processor-c' })
-      ).json().id;
-      const down = { status: 500, path: '/plans' };
-      failing.fail(down, down, down, down);
-      await services.imports.connectByKey(account.id, id, { apiKey: API_KEY });
-      await services.imports.settled(account.id, id);
-      expect(await services.imports.progress(account.id, id)).toMatchObject({
-        phase: 'error',
-        percent: 25,
-        lastError: 'Recurly: An internal server error has occurred (HTTP 500)',
-      });
-    } finally {
-      await services.imports.close();
-      await failing.close();
-    }
   });
 
   it('refuses a key Recurly refuses, storing nothing', async () => {
     const account = await t.newAccount('Wrong key');
-    const id = (
-      await t.seed(account.adminKey, '/data/data-sources', { name: 'R', type: 'processor-c' })
-    ).json().id;
-    const response = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/data/data-sources/${id}/connect`,
-      payload: { api_key: 'wrong_key' },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({
-      error: 'Recurly refused the key: Recurly: Invalid API key (HTTP 401)',
-    });
+    const id = await newSource(t, account, R);
+    await expectConnectRefused(
+      t,
+      account,
+      id,
+      { api_key: 'wrong_key' },
+      'Recurly refused the key: Recurly: Invalid API key (HTTP 401)',
+    );
     expect(await t.services.store.connectorImports.secret(account.id, id)).toBeUndefined();
     expect((await t.read(account.adminKey, '/data/customers?limit=10')).result.count).toBe(0);
   });
 
   it('refuses a site, which a Recurly v3 key does not need, before calling Recurly', async () => {
     const account = await t.newAccount('Site');
-    const id = (
-      await t.seed(account.adminKey, '/data/data-sources', { name: 'R', type: 'processor-c' })
-    ).json().id;
+    const id = await newSource(t, account, R);
     const before = fake.requests.length;
-    const response = await t.call(account.adminKey, {
-      method: 'POST',
-      url: `/data/data-sources/${id}/connect`,
-      payload: { api_key: API_KEY, site: 'acme' },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'site is not used by Recurly' });
+    await expectConnectRefused(
+      t,
+      account,
+      id,
+      { api_key: API_KEY, site: 'acme' },
+      'site is not used by Recurly',
+    );
     expect(fake.requests.length).toBe(before);
   });
 });
