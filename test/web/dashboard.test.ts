@@ -163,6 +163,10 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the web interface in chrom
     await expect
       .poll(() => page.locator('section', { hasText: 'Invoices' }).locator('tbody tr').count())
       .toBe(7);
+    // Her one movement, new on May 1, comes from the line of her May invoice.
+    await expect
+      .poll(() => page.locator('section', { hasText: 'Movements' }).locator('[data-line]').allTextContents())
+      .toEqual([expect.stringMatching(/^gamma-5: \$100\s+2026-05-01–2026-06-01$/)]);
     await shot('customer');
   });
 

@@ -3,6 +3,7 @@ import { MrrChart } from '../components/mrr-chart.js';
 import { money } from '../format.js';
 import type { MrrReport } from '../reports.js';
 import { href } from '../route.js';
+import { type Invoice, linesBehind } from '../movement-lines.js';
 import { useLoad } from '../use-load.js';
 import { type Movement, MovementRows, movementsCsv } from './movements.js';
 
@@ -23,21 +24,6 @@ interface CustomerDetail {
     billing_freq: string | null;
     currency: string;
     mrr: number;
-  }[];
-}
-
-interface Invoice {
-  invoice_ref: string;
-  invoice_number: string | null;
-  invoice_date: string;
-  invoice_status: string;
-  currency: string;
-  total: number;
-  lines: {
-    description: string | null;
-    amount: number;
-    period_start: string | null;
-    period_end: string | null;
   }[];
 }
 
@@ -135,7 +121,22 @@ export function Customer({ id, baseCurrency }: { id: string; baseCurrency: strin
         {movements.result.list.length === 0 ? (
           <p class="empty">No MRR movements.</p>
         ) : (
-          <MovementRows list={movements.result.list} currency={movements.currency} />
+          <MovementRows
+            list={movements.result.list}
+            currency={movements.currency}
+            detail={{
+              heading: 'Invoice lines',
+              cell: (movement) =>
+                linesBehind(movement, invoices).map((line, index) => (
+                  <div key={index} data-line>
+                    {line.invoice}: {money(line.amount, line.currency)} {line.description ?? ''}{' '}
+                    <span class="muted">
+                      {line.period_start}–{line.period_end}
+                    </span>
+                  </div>
+                )),
+            }}
+          />
         )}
       </section>
       <section class="panel">

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { api } from '../api.js';
 import { FilterBar } from '../components/filter-bar.js';
 import { PAGE_SIZE, Pager, pageOf, pageQuery } from '../components/pager.js';
@@ -52,7 +53,21 @@ export function movementsCsv(filename: string, list: Movement[], currency: strin
   );
 }
 
-export function MovementRows({ list, currency }: { list: Movement[]; currency: string }) {
+/** One more column of the movement rows, where a page knows more about each movement. */
+interface MovementDetail {
+  heading: string;
+  cell: (movement: Movement) => ComponentChildren;
+}
+
+export function MovementRows({
+  list,
+  currency,
+  detail,
+}: {
+  list: Movement[];
+  currency: string;
+  detail?: MovementDetail;
+}) {
   return (
     <div class="table-wrap">
       <table>
@@ -63,6 +78,7 @@ export function MovementRows({ list, currency }: { list: Movement[]; currency: s
             <th>Movement</th>
             <th class="num">MRR change</th>
             <th>Description</th>
+            {detail && <th>{detail.heading}</th>}
           </tr>
         </thead>
         <tbody>
@@ -79,6 +95,7 @@ export function MovementRows({ list, currency }: { list: Movement[]; currency: s
               </td>
               <td class="num">{money(item.mrr_change_base_currency, currency)}</td>
               <td>{item.description}</td>
+              {detail && <td>{detail.cell(item)}</td>}
             </tr>
           ))}
         </tbody>
