@@ -16,6 +16,7 @@ import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './errors.js';
+import { exportRoutes } from './export-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { importRoutes } from './import-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -154,6 +155,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(subscriptionRoutes(services));
   await app.register(customerMetricsRoutes(services));
   await app.register(reportRegistryRoutes(services, REPORTS));
+  await app.register(exportRoutes(services));
   await app.register(webAppRoutes(options.webRoot));
   await app.register(webSessionRoutes(services, limiter));
   await app.register(webSettingsRoutes(services));

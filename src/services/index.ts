@@ -15,6 +15,7 @@ import { createQueryContexts, createReportQueries } from './report-context.js';
 import { createSegmentsService } from './segments-service.js';
 import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
+import { createExportsService } from './exports-service.js';
 import { createActivityService } from './activity-service.js';
 import { createCashflowTables } from './cashflow-tables.js';
 import { createCashflowService } from './cashflow-service.js';
@@ -88,6 +89,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     leads: createLeadsService(reportInputs),
     cohort: createCohortService(reportInputs),
     mapRetention: createMapRetentionService(reportInputs, cashflowTables),
+    exports: createExportsService(reportInputs),
     customVariables: createCustomVariablesService(metrics, clock),
     customers,
     plans,

@@ -4,6 +4,8 @@ import type { Filter, FilterDimension } from '../engine/customer-filter.js';
 import { dayNumber } from '../engine/days.js';
 import { type Interval, nextPeriodStart, type Period, periodStart } from '../engine/periods.js';
 import { REGIONS } from '../engine/regions.js';
+import type { MovementKind } from '../engine/types.js';
+import { MOVEMENT_KINDS } from '../engine/vocabulary.js';
 import { InvalidInputError } from './errors.js';
 import {
   FIRST_REPORT_YEAR,
@@ -368,4 +370,17 @@ export function parseSelectedPeriod(raw: string | undefined, interval: Interval)
   if (raw === undefined || raw === '') return null;
   const start = periodStart(parseReportDay('selected-date', raw), interval);
   return { start, end: nextPeriodStart(start, interval) - 1 };
+}
+
+/** `types`/`type` parameters: movement kinds separated by commas or spaces. */
+export function parseKinds(parameter: string, raw: string | undefined): Set<MovementKind> | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const kinds = raw.split(/[\s,]+/).filter((kind) => kind !== '');
+  const unknown = kinds.find((kind) => !(MOVEMENT_KINDS as readonly string[]).includes(kind));
+  if (unknown !== undefined) {
+    throw new InvalidInputError(
+      `Invalid query parameter "${parameter}": "${unknown}" is not one of ${MOVEMENT_KINDS.join(', ')}`,
+    );
+  }
+  return new Set(kinds as MovementKind[]);
 }

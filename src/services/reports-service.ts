@@ -1,4 +1,3 @@
-import { MOVEMENT_KINDS } from '../engine/vocabulary.js';
 import { breakdownGroups, breakdownMasks } from '../engine/breakdown.js';
 import { dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
@@ -17,6 +16,7 @@ import {
   checkBreakdownSize,
   parseBoolean,
   parseBreakdown,
+  parseKinds,
   parseReportDay,
   type RawReportParams,
   type ReportQuery,
@@ -46,19 +46,6 @@ export interface ActivityItem {
   customer_email: string | null;
   amount: number;
   currency: string;
-}
-
-/** `types`/`type` parameters: movement kinds separated by commas or spaces. */
-function parseKinds(parameter: string, raw: string | undefined): Set<MovementKind> | null {
-  if (raw === undefined || raw.trim() === '') return null;
-  const kinds = raw.split(/[\s,]+/).filter((kind) => kind !== '');
-  const unknown = kinds.find((kind) => !(MOVEMENT_KINDS as readonly string[]).includes(kind));
-  if (unknown !== undefined) {
-    throw new InvalidInputError(
-      `Invalid query parameter "${parameter}": "${unknown}" is not one of ${MOVEMENT_KINDS.join(', ')}`,
-    );
-  }
-  return new Set(kinds as MovementKind[]);
 }
 
 function parseMonth(raw: string): number {

@@ -13,4 +13,8 @@ describe('CSV of what a chart or table shows', () => {
       ),
     ).toBe('date,name,mrr\r\n2026-10-01,"Acme, ""the"" company",12500\r\n2026-11-01,,-500\r\n');
   });
+
+  it('writes a name a spreadsheet would run as a formula as text', () => {
+    expect(toCsv(['name'], [['=1+2']])).toBe("name\r\n'=1+2\r\n");
+  });
 });

@@ -282,6 +282,10 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /reports/cancellation-timing': reads(),
   'GET /reports/cancellation-timing-detail': reads(),
   'GET /reports/leads-table': reads(),
+
+  'GET /exports/customers.csv': reads(),
+  'GET /exports/mrr-movements.csv': reads('', 'committed=true'),
+  'GET /exports/mrr-growth.csv': reads(),
 };
 
 interface DocumentedRoute {

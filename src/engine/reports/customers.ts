@@ -33,15 +33,16 @@ function selectedDays(snapshot: AccountSnapshot, type: SelectedType): Int32Array
   return type === 'lead' ? lead : type === 'trials' ? trial : paid;
 }
 
-/**
- * The customers view of SPEC 4.5: filtered, searched, sorted, one page, MRR in the base currency.
- * Walks the cached order of every customer and builds only the page.
- */
-export function customersReport(
-  snapshot: AccountSnapshot,
-  query: CustomersQuery,
-  fx: FxTable,
-): CustomerListItem[] {
+export type CustomerRowsQuery = Omit<CustomersQuery, 'limit' | 'offset'>;
+
+/** Every customer the query keeps, in its order, each built on demand. */
+export interface CustomerRows {
+  count: number;
+  at(n: number): CustomerListItem;
+}
+
+/** The indices the query keeps in its order, and how to build each one's item. */
+function keptInOrder(snapshot: AccountSnapshot, query: CustomerRowsQuery, fx: FxTable, limit: number) {
   const mrrs = mrrsOn(snapshot, query.today);
   const baseMrrs = baseMrrsOn(snapshot, query.today, query.baseCurrency, fx);
   const { customers: mask, status, selected } = query;
@@ -54,17 +55,32 @@ export function customersReport(
     // NEVER, the day of a stage not reached, lies after any range.
     (days === null || (days[index]! >= selected!.from && days[index]! <= selected!.to));
   const order = customerOrder(snapshot, query, fx);
-  const page: CustomerListItem[] = [];
-  let skip = query.offset;
-  for (let n = 0; n < order.length && page.length < query.limit; n++) {
-    const index = order[n]!;
-    if (!keeps(index)) continue;
-    if (skip > 0) {
-      skip -= 1;
-      continue;
-    }
-    const customer = snapshot.customers[index]!;
-    page.push(customerItem(customer, customerState(customer, query.today, mrrs[index]), baseMrrs[index]!));
+  const kept: number[] = [];
+  for (let n = 0; n < order.length && kept.length < limit; n++) {
+    if (keeps(order[n]!)) kept.push(order[n]!);
   }
-  return page;
+  const item = (index: number) => {
+    const customer = snapshot.customers[index]!;
+    return customerItem(customer, customerState(customer, query.today, mrrs[index]), baseMrrs[index]!);
+  };
+  return { kept, item };
+}
+
+/**
+ * The customers view of SPEC 4.5: filtered, searched, sorted, one page, MRR in the base currency.
+ * Walks the cached order of every customer and builds only the page.
+ */
+export function customersReport(
+  snapshot: AccountSnapshot,
+  query: CustomersQuery,
+  fx: FxTable,
+): CustomerListItem[] {
+  const { kept, item } = keptInOrder(snapshot, query, fx, query.offset + query.limit);
+  return kept.slice(query.offset).map(item);
+}
+
+/** The whole list of the customers view, for an export: one number per customer until built. */
+export function customerRows(snapshot: AccountSnapshot, query: CustomerRowsQuery, fx: FxTable): CustomerRows {
+  const { kept, item } = keptInOrder(snapshot, query, fx, Number.POSITIVE_INFINITY);
+  return { count: kept.length, at: (n) => item(kept[n]!) };
 }

@@ -134,6 +134,42 @@ export function byKeyThenCustomer<T>(
 }
 
 /**
+ * The movements a query keeps, in day order, as positions to build one at a time: a long list
+ * (an export of every movement) then costs two numbers per movement until it is built.
+ */
+export interface ListedPositions {
+  count: number;
+  /** The `n`th kept movement, built on demand. */
+  at(n: number): ListedMovement;
+}
+
+function keptPositions(
+  snapshot: AccountSnapshot,
+  query: MovementListQuery,
+): { positions: number[]; befores: number[] } {
+  const positions: number[] = [];
+  const befores: number[] = [];
+  eachListed(snapshot, query, (position, before) => {
+    positions.push(position);
+    befores.push(before);
+  });
+  return { positions, befores };
+}
+
+export function listedPositions(
+  snapshot: AccountSnapshot,
+  query: MovementListQuery,
+  fx: FxTable,
+): ListedPositions {
+  const { positions, befores } = keptPositions(snapshot, query);
+  const amountBase = baseAmounts(snapshot, query, fx);
+  return {
+    count: positions.length,
+    at: (n) => listedAt(snapshot, amountBase, positions[n]!, befores[n]!),
+  };
+}
+
+/**
  * One page of `listMovements` sorted by `order` (ties as a stable sort leaves them): the
  * movements are compared by position and key, and only the page is built.
  */
@@ -144,12 +180,7 @@ export function movementPage(
   page: MovementOrder & { limit: number; offset: number },
 ): ListedMovement[] {
   const { movements } = snapshot;
-  const positions: number[] = [];
-  const befores: number[] = [];
-  eachListed(snapshot, query, (position, before) => {
-    positions.push(position);
-    befores.push(before);
-  });
+  const { positions, befores } = keptPositions(snapshot, query);
   const amountBase = baseAmounts(snapshot, query, fx);
   const keys =
     page.sort === 'date'

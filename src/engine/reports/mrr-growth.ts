@@ -5,10 +5,14 @@ import { roundCents } from '../rounding.js';
 import type { MovementKind } from '../types.js';
 import { listMovements } from './movement-list.js';
 
-export interface MrrGrowthQuery {
+export interface MrrGrowthQuery extends GrowthFilter {
   /** Any day of the month to chart, and of the month to compare it with. */
   month: number;
   compareMonth: number;
+}
+
+/** What every month's running sums share: the day, the currency and the movements kept. */
+interface GrowthFilter {
   today: number;
   baseCurrency: string;
   customers: Uint8Array | null;
@@ -26,7 +30,7 @@ export interface MrrGrowthRow {
 function runningSums(
   snapshot: AccountSnapshot,
   month: number,
-  query: MrrGrowthQuery,
+  query: GrowthFilter,
   fx: FxTable,
 ): (number | null)[] {
   const first = periodStart(month, 'month');
@@ -65,4 +69,17 @@ export function mrrGrowthReport(
     cumulative_mrr: value,
     cumulative_mrr_compare: compare[date] ?? null,
   }));
+}
+
+/**
+ * The running sums of several months side by side (the mrr-growth export): one array per month,
+ * indexed by day of month, 0 the anchor at zero.
+ */
+export function mrrGrowthByMonth(
+  snapshot: AccountSnapshot,
+  months: readonly number[],
+  query: GrowthFilter,
+  fx: FxTable,
+): (number | null)[][] {
+  return months.map((month) => runningSums(snapshot, month, query, fx));
 }
