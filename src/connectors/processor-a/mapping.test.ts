@@ -206,8 +206,7 @@ describe('mapSubscription', () => {
     current_phase: { start_date: JAN_1, end_date: FEB_1 },
     ...fields,
   });
-  const records = (fields: object) =>
-    mapSubscription(subscription(fields), priceOf);
+  const records = (fields: object) => mapSubscription(subscription(fields), priceOf);
 
   it('makes one record per item, each with its plan and quantity', () => {
     expect(records({}).map((record) => [record.id, record.plan_id, record.quantity])).toEqual([
