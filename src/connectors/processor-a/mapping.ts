@@ -117,7 +117,7 @@ function scheduledMrr(price: Stripe.Price | undefined, quantity: number): number
 }
 
 /** A scheduled change of a record, as /data/subscriptions takes it. */
-export interface ScheduledChange {
+interface ScheduledChange {
   date: string;
   plan_id: string;
   quantity: number;
@@ -130,7 +130,7 @@ export interface ScheduledChange {
  * one before it is a change on the phase's start day (rule in docs/connectors.md). `priceOf`
  * gives the phases' prices, for the new MRR.
  */
-export function scheduledChanges(
+function scheduledChanges(
   subscription: Stripe.Subscription,
   priceOf: (id: string) => Stripe.Price | undefined,
 ): Map<string, ScheduledChange[]> {

@@ -71,11 +71,12 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
   async function creditNotesOf(invoice: Stripe.Invoice): Promise<Stripe.CreditNote[]> {
     if (invoice.pre_payment_credit_notes_amount + invoice.post_payment_credit_notes_amount === 0) return [];
     const notes = await all((params) => stripe.creditNotes.list({ ...params, invoice: invoice.id }));
+    const whole = [];
     for (const note of notes) {
       const lines = await all((params) => stripe.creditNotes.listLineItems(note.id, params), note.lines);
-      note.lines = { ...note.lines, data: lines, has_more: false };
+      whole.push({ ...note, lines: { ...note.lines, data: lines, has_more: false } });
     }
-    return notes;
+    return whole;
   }
 
   async function invoiceRecords(invoices: readonly Stripe.Invoice[]) {
