@@ -112,6 +112,92 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
     await expectResync(t, account, customer.id, 'new-address@example.com');
   });
 
+  it('applies subscription_schedule and credit_note events by reading the customer again', async () => {
+    const { account, hook } = await connected('Schedules and credits');
+    const customer = customers[2]!;
+    // At Stripe: 2 of Quarterly (12000 a quarter) become 4 when the period ends on 2027-02-19.
+    const subscription = fake.data.subscriptions.find((item) => item.customer === customer.id)!;
+    const item = (subscription.items as { data: WireObject[] }).data[0]!;
+    expect([(item.price as WireObject).id, item.quantity]).toEqual(['price_quarter', 2]);
+    const phase = (start: unknown, end: unknown, quantity: number) => ({
+      start_date: start,
+      end_date: end,
+      items: [{ price: 'price_quarter', plan: 'price_quarter', quantity, discounts: [], metadata: {} }],
+    });
+    const periodEnd = item.current_period_end as number;
+    fake.data.subscriptionSchedules!.push({
+      id: 'sub_sched_live',
+      object: 'subscription_schedule',
+      created: 1_790_000_000,
+      customer: customer.id,
+      subscription: subscription.id,
+      status: 'active',
+      end_behavior: 'release',
+      current_phase: { start_date: item.current_period_start, end_date: periodEnd },
+      phases: [phase(item.current_period_start, periodEnd, 2), phase(periodEnd, periodEnd + 90 * 86_400, 4)],
+    });
+    subscription.schedule = 'sub_sched_live';
+    const scheduled = await deliver(
+      hook,
+      event('evt_schedule', 'subscription_schedule.created', {
+        id: 'sub_sched_live',
+        object: 'subscription_schedule',
+        customer: customer.id,
+      }),
+    );
+    expect(scheduled.statusCode).toBe(200);
+    expect((await t.read(account.adminKey, `/data/subscriptions/${item.id}`)).scheduled_changes).toEqual([
+      // 4 x 12000 a quarter / 3 = 16000 a month.
+      { date: '2027-02-19', plan_id: 'price_quarter', quantity: 4, amount: 16_000 },
+    ]);
+
+    // At Stripe: 1000 of the last paid invoice's line credited back.
+    const invoice = fake.data.invoices.filter((item) => item.customer === customer.id).at(-1)!;
+    const line = (invoice.lines as WireObject[])[0]!;
+    invoice.post_payment_credit_notes_amount = 1000;
+    fake.data.creditNotes!.push({
+      id: 'cn_live',
+      object: 'credit_note',
+      created: 1_790_000_000,
+      customer: customer.id,
+      invoice: invoice.id,
+      status: 'issued',
+      effective_at: 1_790_000_000,
+      lines: [
+        {
+          id: 'cnli_live',
+          object: 'credit_note_line_item',
+          type: 'invoice_line_item',
+          invoice_line_item: line.id,
+          amount: 1000,
+          quantity: 1,
+          description: 'Goodwill',
+          discount_amounts: [],
+          taxes: [],
+        },
+      ],
+    });
+    const credited = await deliver(
+      hook,
+      event('evt_credit', 'credit_note.created', {
+        id: 'cn_live',
+        object: 'credit_note',
+        customer: customer.id,
+      }),
+    );
+    expect(credited.statusCode).toBe(200);
+    const { lines } = await t.read(account.adminKey, `/data/invoices/${invoice.id}`);
+    // The credit is for the period of the line it credits.
+    expect(lines.at(-1)).toMatchObject({
+      id: 'cn_live:cnli_live',
+      type: 'subscription',
+      subscription_id: item.id,
+      amount: -1000,
+      period_start: lines[0].period_start,
+      period_end: lines[0].period_end,
+    });
+  });
+
   it('answers 404 for a source that takes no webhooks', async () => {
     const payload = event('evt_x', 'customer.updated', { id: 'cus_x', object: 'customer' });
     await expectNoWebhooks(t, deliver, { name: 'S', type: 'processor-a' }, payload);

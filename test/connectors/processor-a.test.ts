@@ -14,7 +14,7 @@ import {
   TODAY,
   withServices,
 } from '../helpers/connector-tests.js';
-import { generateAccount, stripeData } from '../helpers/stripe-account.js';
+import { generateAccount, stripeData, withSchedulesAndCreditNotes } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'rk_test_fake_books';
@@ -26,7 +26,8 @@ function settingsFor(fake: FakeStripe, extra: StripeApiSettings = {}): StripeApi
 }
 
 describe.each(STORE_KINDS)('processor-a (Stripe) import from a fake Stripe on %s', (kind) => {
-  const customers = generateAccount(1000, TODAY);
+  // With subscription schedules and credit notes, which only Stripe's fake serves.
+  const customers = withSchedulesAndCreditNotes(generateAccount(1000, TODAY));
   let fake: FakeStripe;
   let t: TestApp;
   let imported: TestAccount;
@@ -47,7 +48,7 @@ describe.each(STORE_KINDS)('processor-a (Stripe) import from a fake Stripe on %s
     return id;
   }
 
-  it('imports 1,000 customers whose MRR month by month equals the same account posted through /data', async () => {
+  it('imports 1,000 customers whose MRR month by month and committed MRR equal the same account posted through /data', async () => {
     const id = await connectedSource(imported);
     await t.services.imports.settled(imported.id, id);
 
@@ -71,7 +72,67 @@ describe.each(STORE_KINDS)('processor-a (Stripe) import from a fake Stripe on %s
     });
 
     await expectSameMrr(t, imported, posted);
+    await expectSameCommitted(imported, posted);
   }, 600_000);
+
+  /** The schedules' changes and the credit notes the posted twin holds come in: the same committed MRR. */
+  async function expectSameCommitted(imported: TestAccount, posted: TestAccount) {
+    const schedules = customers.filter((customer) => customer.subscription.schedule);
+    const credited = customers
+      .flatMap((customer) => customer.invoices)
+      .filter((invoice) => invoice.creditNotes);
+    // Enough of each: schedules that change items and schedules that cancel; credited invoices.
+    expect(schedules.length).toBeGreaterThan(50);
+    expect(new Set(schedules.map((customer) => customer.subscription.schedule!.endBehavior)).size).toBe(2);
+    expect(credited.length).toBeGreaterThan(10);
+
+    const committed = '/reports/mrr?date=20261101-20270331&interval=month&committed=true';
+    expect(await t.read(imported.adminKey, committed)).toEqual(await t.read(posted.adminKey, committed));
+    const cmrr = await t.read(imported.adminKey, '/reports/cmrr-summary');
+    expect(cmrr).toEqual(await t.read(posted.adminKey, '/reports/cmrr-summary'));
+    // The schedules count: committed MRR is not today's MRR.
+    const mrr = (await t.read(imported.adminKey, '/reports/summary')).summary.mrr_current;
+    expect(cmrr.summary.cmrr_current).not.toBe(mrr);
+
+    // Record by record, for one customer of each kind of schedule and one credited invoice.
+    const record = async (account: TestAccount, path: string) => {
+      const { data_source: _, ...fields } = await t.read(account.adminKey, path);
+      return fields;
+    };
+    const shapes = new Map(
+      schedules.map((customer) => {
+        const { changes, endBehavior } = customer.subscription.schedule!;
+        const shape = Object.values(changes).map((change) =>
+          change.quantity === 0 ? 'drop' : change.plan_id,
+        );
+        return [`${endBehavior} ${shape.join()}`, customer] as const;
+      }),
+    );
+    // An add-on dropped, Basic switched to Pro yearly, and a cancellation are among them.
+    expect([...shapes.keys()]).toEqual(
+      expect.arrayContaining(['release drop', 'release price_pro_year', 'cancel ']),
+    );
+    for (const customer of shapes.values()) {
+      for (const item of customer.subscription.items) {
+        const path = `/data/subscriptions/${item.id}`;
+        const change = customer.subscription.schedule!.changes[item.id];
+        expect(await record(imported, path)).toMatchObject({ scheduled_changes: change ? [change] : [] });
+        expect(await record(imported, path)).toEqual(await record(posted, path));
+      }
+    }
+    // An invoice with a voided credit note beside one of two lines (half a line, a goodwill credit).
+    const both = credited.find(
+      ({ creditNotes }) => creditNotes!.length === 2 && creditNotes![0]!.lines.length === 2,
+    );
+    const invoice = `/data/invoices/${both!.id}`;
+    const credits = (await t.read(imported.adminKey, invoice)).lines.filter((line: { id: string }) =>
+      line.id.startsWith('cn_'),
+    );
+    expect(credits.map((line: { id: string }) => line.id)).toEqual(
+      both!.creditNotes![0]!.lines.map((line) => `${both!.creditNotes![0]!.id}:${line.id}`),
+    );
+    expect(await record(imported, invoice)).toEqual(await record(posted, invoice));
+  }
 
   it('retries 429 after its Retry-After, 5xx and timeouts, and reads every page', async () => {
     const small = generateAccount(12, TODAY, 7);

@@ -10,11 +10,15 @@ export interface StripeData {
   customers: WireObject[];
   products: WireObject[];
   prices: WireObject[];
+  /** Each subscription's `schedule` is an id of these; `expand[]=data.schedule` gives the object. */
+  subscriptionSchedules?: WireObject[];
   subscriptions: WireObject[];
   /** Each invoice's `lines` is the full array of its lines; the fake pages it. */
   invoices: WireObject[];
   /** Invoice payments by invoice id. */
   invoicePayments: Map<string, WireObject[]>;
+  /** Credit notes, each with `lines` as the full array of its lines; the fake pages it. */
+  creditNotes?: WireObject[];
   /** Charges, each with `refunds` as a full array. */
   charges: WireObject[];
   /** Events, newest first as Stripe lists them; `emit` adds one. */
@@ -92,7 +96,8 @@ function expansions(query: URLSearchParams): Set<string> {
 
 /**
  * A local server answering the Stripe API calls processor-a makes, in Stripe's wire format:
- * bearer-key authentication, list pages with `limit`/`starting_after`/`has_more`, `expand[]`,
+ * bearer-key authentication, list pages with `limit`/`starting_after`/`has_more`, `expand[]`
+ * (of a price's product, an invoice's payments, a subscription's schedule),
  * Stripe error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers).
  */
 export async function startFakeStripe(
@@ -109,17 +114,24 @@ export async function startFakeStripe(
   const oauthRequests: { path: string; body: URLSearchParams }[] = [];
   const byId = (items: WireObject[]) => new Map(items.map((item) => [item.id, item]));
   const products = byId(data.products);
+  // Read at each request, so a test can add schedules and credit notes as Stripe would.
+  const schedules = (data.subscriptionSchedules ??= []);
+  const creditNotes = (data.creditNotes ??= []);
+
+  /** An object's first lines, as Stripe embeds them, the rest left to its lines endpoint. */
+  function embeddedLines(lines: WireObject[], url: string) {
+    return {
+      object: 'list',
+      data: lines.slice(0, EMBEDDED_LINES),
+      has_more: lines.length > EMBEDDED_LINES,
+      url,
+    };
+  }
 
   function invoiceView(invoice: WireObject, expand: Set<string>, prefix: string) {
-    const lines = invoice.lines as WireObject[];
     const view: Record<string, unknown> = {
       ...invoice,
-      lines: {
-        object: 'list',
-        data: lines.slice(0, EMBEDDED_LINES),
-        has_more: lines.length > EMBEDDED_LINES,
-        url: `/v1/invoices/${invoice.id}/lines`,
-      },
+      lines: embeddedLines(invoice.lines as WireObject[], `/v1/invoices/${invoice.id}/lines`),
     };
     if (expand.has(`${prefix}payments`)) {
       const payments = data.invoicePayments.get(invoice.id) ?? [];
@@ -161,7 +173,24 @@ export async function startFakeStripe(
       const items = ofCustomer(data.subscriptions).filter((sub) =>
         status === 'all' ? true : status ? sub.status === status : sub.status !== 'canceled',
       );
-      return list(items);
+      return list(items, (sub) =>
+        expand.has('data.schedule') && typeof sub.schedule === 'string'
+          ? { ...sub, schedule: schedules.find((schedule) => schedule.id === sub.schedule) }
+          : sub,
+      );
+    }
+    if (path === '/v1/credit_notes') {
+      const invoice = query.get('invoice');
+      const notes = ofCustomer(creditNotes).filter((note) => invoice === null || note.invoice === invoice);
+      return list(notes, (note) => ({
+        ...note,
+        lines: embeddedLines(note.lines as WireObject[], `/v1/credit_notes/${note.id}/lines`),
+      }));
+    }
+    const noteLines = /^\/v1\/credit_notes\/([^/]+)\/lines$/.exec(path);
+    if (noteLines) {
+      const note = creditNotes.find((item) => item.id === noteLines[1]);
+      return note && list(note.lines as WireObject[]);
     }
     if (path === '/v1/invoices')
       return list(data.invoices, (invoice) => invoiceView(invoice, expand, 'data.'));

@@ -81,6 +81,27 @@ export interface Charge {
   refund: number;
 }
 
+/** A line of a credit note: part of an invoice line (`credits`), or a custom one-time credit. */
+export interface CreditLine {
+  id: string;
+  credits: Line | null;
+  /** Before discount; includes the tax when `inclusive`. */
+  gross: number;
+  discount: number;
+  tax: number;
+  inclusive: boolean;
+  description: string;
+}
+
+export interface CreditNote {
+  id: string;
+  created: number;
+  voided: boolean;
+  lines: CreditLine[];
+  /** The refund of the invoice's charge that paid the credit back. */
+  refundId: string;
+}
+
 export interface Invoice {
   id: string;
   created: number;
@@ -88,6 +109,31 @@ export interface Invoice {
   currency: string;
   lines: Line[];
   charges: Charge[];
+  /** Only in an account given them by withSchedulesAndCreditNotes. */
+  creditNotes?: CreditNote[];
+}
+
+/** A scheduled change of one subscription item, as /data/subscriptions takes it. */
+export interface ItemChange {
+  date: string;
+  plan_id: string;
+  quantity: number;
+  amount: number;
+}
+
+/**
+ * A subscription schedule: its current phase is the subscription as it is, up to the items'
+ * period end; the next phase runs from there to `nextEnd` with `next` as its items.
+ */
+export interface Schedule {
+  id: string;
+  endBehavior: 'release' | 'cancel';
+  currentStart: number;
+  nextStart: number;
+  nextEnd: number;
+  next: { planId: string; quantity: number }[];
+  /** What the next phase is for each item id, as the /data twin says it. */
+  changes: Record<string, ItemChange>;
 }
 
 export interface Customer {
@@ -109,6 +155,8 @@ export interface Customer {
     canceledAt: number | null;
     endedAt: number | null;
     paused: boolean;
+    /** Only in an account given them by withSchedulesAndCreditNotes. */
+    schedule?: Schedule;
   };
   invoices: Invoice[];
 }
@@ -285,6 +333,125 @@ function pay(
   });
 }
 
+/** A plan's amount for `quantity` as MRR in whole cents. */
+function monthly(p: Plan, quantity: number): number {
+  return Math.round((p.amount * quantity) / (p.interval === 'year' ? 12 * p.count : p.count));
+}
+
+/**
+ * A copy of a generated account where some active subscriptions have a schedule changing them
+ * at their period end (one more of the main item, an add-on dropped, Basic switched to Pro
+ * yearly, or the same items then a cancellation), and some refunded invoices a credit note
+ * (half a subscription line and a goodwill credit, sometimes a voided one beside it). Drawn
+ * from their own seed, so the account is otherwise the one generateAccount made.
+ */
+export function withSchedulesAndCreditNotes(generated: readonly Customer[], seed = 5): Customer[] {
+  const random = mulberry32(seed);
+  const customers = structuredClone(generated) as Customer[];
+  customers.forEach((customer, index) => {
+    const sub = customer.subscription;
+    const draw = random();
+    const kind = Math.floor(random() * 4);
+    if (sub.status === 'active' && !sub.paused && !sub.cancelAtPeriodEnd && draw < 0.15) {
+      sub.schedule = scheduleOf(customer, index, kind);
+    }
+    for (const invoice of customer.invoices) {
+      const refunded = invoice.charges.find((charge) => charge.refund > 0);
+      const line = invoice.lines.find((item) => item.itemId !== null && item.gross > 0);
+      if (refunded && line) invoice.creditNotes = creditNotesOf(invoice, line, `re_${refunded.id}`, random);
+    }
+  });
+  return customers;
+}
+
+function scheduleOf(customer: Customer, index: number, kind: number): Schedule {
+  const sub = customer.subscription;
+  const [main, ...addOns] = sub.items;
+  const p = plan(main!.planId);
+  const nextStart = main!.periodEnd;
+  const months = p.interval === 'year' ? 12 * p.count : p.count;
+  const next = sub.items.map((item) => ({ planId: item.planId, quantity: item.quantity }));
+  const changes: Record<string, ItemChange> = {};
+  const date = dayOf(nextStart);
+  if (kind === 1 && addOns.length > 0) {
+    const dropped = addOns.at(-1)!;
+    next.pop();
+    changes[dropped.id] = { date, plan_id: dropped.planId, quantity: 0, amount: 0 };
+  } else if (kind === 2 && p.id === 'price_basic' && addOns.length === 0) {
+    const pro = plan('price_pro_year');
+    next[0] = { planId: pro.id, quantity: main!.quantity };
+    changes[main!.id] = {
+      date,
+      plan_id: pro.id,
+      quantity: main!.quantity,
+      amount: monthly(pro, main!.quantity),
+    };
+  } else if (kind !== 3) {
+    next[0]!.quantity++;
+    changes[main!.id] = {
+      date,
+      plan_id: p.id,
+      quantity: main!.quantity + 1,
+      amount: monthly(p, main!.quantity + 1),
+    };
+  }
+  return {
+    id: `sub_sched_${index}`,
+    endBehavior: kind === 3 ? 'cancel' : 'release',
+    currentStart: addMonths(nextStart, -months),
+    nextStart,
+    nextEnd: addMonths(nextStart, 3),
+    next,
+    changes,
+  };
+}
+
+function creditNotesOf(invoice: Invoice, line: Line, refundId: string, random: () => number): CreditNote[] {
+  const half = (amount: number) => Math.round(amount / 2);
+  const created = invoice.created + 5 * DAY;
+  const credit: CreditNote = {
+    id: `cn_${invoice.id}`,
+    created,
+    voided: false,
+    refundId,
+    lines: [
+      {
+        id: `cnli_${invoice.id}_1`,
+        credits: line,
+        gross: half(line.gross),
+        discount: half(line.discount),
+        tax: half(line.tax),
+        inclusive: line.inclusive,
+        description: `Half of ${line.description}`,
+      },
+    ],
+  };
+  if (random() < 0.5) {
+    credit.lines.push({
+      id: `cnli_${invoice.id}_2`,
+      credits: null,
+      gross: 500,
+      discount: 0,
+      tax: 0,
+      inclusive: false,
+      description: 'Goodwill credit',
+    });
+  }
+  if (random() >= 0.3) return [credit];
+  const voided: CreditNote = {
+    ...credit,
+    id: `cn_${invoice.id}_void`,
+    voided: true,
+    lines: credit.lines.map((item) => ({ ...item, id: `${item.id}_void`, gross: line.gross })),
+  };
+  return [credit, voided];
+}
+
+/** What a credit note line credits: its gross less discount, plus exclusive tax. */
+function creditTotal(line: CreditLine): number {
+  return line.gross - line.discount + (line.inclusive ? 0 : line.tax);
+}
+
 /** The account as Stripe serves it. */
 export function stripeData(customers: readonly Customer[]): StripeData {
   const created = seconds('2025-10-01');
@@ -329,10 +496,13 @@ export function stripeData(customers: readonly Customer[]): StripeData {
   const charges: WireObject[] = [];
   const invoices: WireObject[] = [];
   const subscriptions: WireObject[] = [];
+  const subscriptionSchedules: WireObject[] = [];
+  const creditNotes: WireObject[] = [];
 
   for (const customer of customers) {
     const sub = customer.subscription;
     const cancelAt = sub.cancelAtPeriodEnd ? sub.items[0]!.periodEnd : null;
+    if (sub.schedule) subscriptionSchedules.push(wireSchedule(sub.schedule, customer));
     subscriptions.push({
       id: sub.id,
       object: 'subscription',
@@ -348,6 +518,7 @@ export function stripeData(customers: readonly Customer[]): StripeData {
       canceled_at: sub.canceledAt,
       ended_at: sub.endedAt,
       pause_collection: sub.paused ? { behavior: 'void', resumes_at: null } : null,
+      schedule: sub.schedule?.id ?? null,
       items: {
         object: 'list',
         has_more: false,
@@ -365,6 +536,8 @@ export function stripeData(customers: readonly Customer[]): StripeData {
     });
     for (const invoice of customer.invoices) {
       const paid = invoice.charges.find((charge) => charge.ok);
+      const notes = invoice.creditNotes ?? [];
+      creditNotes.push(...notes.map((note) => wireCreditNote(note, invoice, customer.id)));
       invoices.push({
         id: invoice.id,
         object: 'invoice',
@@ -376,6 +549,10 @@ export function stripeData(customers: readonly Customer[]): StripeData {
         description: null,
         due_date: null,
         total: total(invoice),
+        pre_payment_credit_notes_amount: 0,
+        post_payment_credit_notes_amount: notes
+          .filter((note) => !note.voided)
+          .reduce((sum, note) => sum + note.lines.reduce((lines, line) => lines + creditTotal(line), 0), 0),
         status_transitions: { finalized_at: invoice.created, paid_at: paid ? paid.created : null },
         lines: invoice.lines.map((line) => wireLine(line, sub.id, invoice.currency)),
       });
@@ -439,10 +616,100 @@ export function stripeData(customers: readonly Customer[]): StripeData {
       })),
     products,
     prices,
+    subscriptionSchedules,
     subscriptions,
+    creditNotes,
     invoices,
     invoicePayments,
     charges,
+  };
+}
+
+function wireSchedule(schedule: Schedule, customer: Customer): WireObject {
+  const sub = customer.subscription;
+  const phase = (start: number, end: number, items: { planId: string; quantity: number }[]) => ({
+    start_date: start,
+    end_date: end,
+    currency: customer.currency,
+    discounts: [],
+    proration_behavior: 'create_prorations',
+    trial_end: null,
+    items: items.map((item) => ({
+      price: item.planId,
+      plan: item.planId,
+      quantity: item.quantity,
+      discounts: [],
+      metadata: {},
+      billing_thresholds: null,
+    })),
+  });
+  return {
+    id: schedule.id,
+    object: 'subscription_schedule',
+    created: schedule.currentStart,
+    customer: customer.id,
+    subscription: sub.id,
+    status: 'active',
+    end_behavior: schedule.endBehavior,
+    current_phase: { start_date: schedule.currentStart, end_date: schedule.nextStart },
+    phases: [
+      phase(schedule.currentStart, schedule.nextStart, sub.items),
+      phase(schedule.nextStart, schedule.nextEnd, schedule.next),
+    ],
+    canceled_at: null,
+    completed_at: null,
+    released_at: null,
+    released_subscription: null,
+    metadata: {},
+    livemode: false,
+  };
+}
+
+function wireCreditNote(note: CreditNote, invoice: Invoice, customer: string): WireObject {
+  const amount = note.lines.reduce((sum, line) => sum + creditTotal(line), 0);
+  return {
+    id: note.id,
+    object: 'credit_note',
+    created: note.created,
+    customer,
+    invoice: invoice.id,
+    currency: invoice.currency,
+    number: note.id.toUpperCase(),
+    status: note.voided ? 'void' : 'issued',
+    type: 'post_payment',
+    reason: 'order_change',
+    amount,
+    total: amount,
+    pre_payment_amount: 0,
+    post_payment_amount: amount,
+    out_of_band_amount: null,
+    effective_at: note.created,
+    voided_at: note.voided ? note.created + DAY : null,
+    refunds: [{ refund: note.refundId, amount_refunded: amount }],
+    livemode: false,
+    lines: note.lines.map((line) => ({
+      id: line.id,
+      object: 'credit_note_line_item',
+      type: line.credits ? 'invoice_line_item' : 'custom_line_item',
+      ...(line.credits ? { invoice_line_item: line.credits.id } : {}),
+      amount: line.gross,
+      unit_amount: line.gross,
+      quantity: 1,
+      description: line.description,
+      discount_amount: line.discount,
+      discount_amounts: line.discount > 0 ? [{ amount: line.discount, discount: 'di_twenty' }] : [],
+      taxes:
+        line.tax !== 0
+          ? [
+              {
+                amount: line.tax,
+                tax_behavior: line.inclusive ? 'inclusive' : 'exclusive',
+                type: 'tax_rate_details',
+              },
+            ]
+          : [],
+      livemode: false,
+    })),
   };
 }
 
@@ -513,8 +780,10 @@ export function dataRecords(customers: readonly Customer[]) {
     })),
     subscriptions: live.flatMap((customer) => {
       const sub = customer.subscription;
+      const scheduledEnd = sub.schedule?.endBehavior === 'cancel' ? sub.schedule.nextEnd : null;
       return sub.items.map((item) => {
-        const cancelAt = sub.cancelAtPeriodEnd ? item.periodEnd : null;
+        const cancelAt = sub.cancelAtPeriodEnd ? item.periodEnd : scheduledEnd;
+        const change = sub.schedule?.changes[item.id];
         return {
           id: item.id,
           customer_id: customer.id,
@@ -526,6 +795,7 @@ export function dataRecords(customers: readonly Customer[]) {
           cancel_at: cancelAt === null ? null : iso(cancelAt),
           ended_at: sub.endedAt === null ? null : iso(sub.endedAt),
           currency: customer.currency,
+          scheduled_changes: change ? [change] : [],
         };
       });
     }),
@@ -540,20 +810,25 @@ export function dataRecords(customers: readonly Customer[]) {
           status: invoice.status,
           number: invoice.id.toUpperCase(),
           payment_date: paid ? dayOf(paid.created) : null,
-          lines: invoice.lines.map((line) => ({
-            id: line.id,
-            type: line.itemId === null ? 'one_time' : 'subscription',
-            subscription_id: line.itemId,
-            plan_id: line.itemId === null ? null : line.planId,
-            description: line.description,
-            amount: line.gross - line.discount - (line.inclusive ? line.tax : 0),
-            quantity: line.quantity,
-            period_start: dayOf(line.start),
-            period_end: dayOf(line.end > line.start ? line.end : line.start + DAY),
-            discount: line.discount,
-            tax: line.tax,
-            prorated: line.proration,
-          })),
+          lines: [
+            ...invoice.lines.map((line) => ({
+              id: line.id,
+              type: line.itemId === null ? 'one_time' : 'subscription',
+              subscription_id: line.itemId,
+              plan_id: line.itemId === null ? null : line.planId,
+              description: line.description,
+              amount: line.gross - line.discount - (line.inclusive ? line.tax : 0),
+              quantity: line.quantity,
+              period_start: dayOf(line.start),
+              period_end: dayOf(line.end > line.start ? line.end : line.start + DAY),
+              discount: line.discount,
+              tax: line.tax,
+              prorated: line.proration,
+            })),
+            ...(invoice.creditNotes ?? [])
+              .filter((note) => !note.voided)
+              .flatMap((note) => note.lines.map((line) => creditRecord(note, line))),
+          ],
           transactions: invoice.charges.flatMap((charge) => [
             {
               id: charge.id,
@@ -579,5 +854,26 @@ export function dataRecords(customers: readonly Customer[]) {
         };
       }),
     ),
+  };
+}
+
+/** A credit note line as the negative invoice line /data/* takes. */
+function creditRecord(note: CreditNote, line: CreditLine) {
+  const credited = line.credits;
+  const start = credited ? credited.start : note.created;
+  const end = credited ? credited.end : note.created + DAY;
+  return {
+    id: `${note.id}:${line.id}`,
+    type: credited ? 'subscription' : 'one_time',
+    subscription_id: credited?.itemId ?? null,
+    plan_id: credited ? credited.planId : null,
+    description: line.description,
+    amount: -(line.gross - line.discount - (line.inclusive ? line.tax : 0)),
+    quantity: 1,
+    period_start: dayOf(start),
+    period_end: dayOf(end),
+    discount: 0,
+    tax: -line.tax,
+    prorated: credited?.proration ?? false,
   };
 }

@@ -1,11 +1,14 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { mapCharge, mapCustomer, mapLine, mapPrice, mapSubscription } from './mapping.js';
+import { mapCharge, mapCustomer, mapInvoice, mapLine, mapPrice, mapSubscription } from './mapping.js';
 
 // Fixtures carry only the fields the mapping reads; the casts say so.
 const JAN_1 = 1767225600; // 2026-01-01T00:00:00Z
 const FEB_1 = 1769904000; // 2026-02-01T00:00:00Z
 const JAN_16 = JAN_1 + 15 * 86_400;
+const DEC_1 = JAN_1 - 31 * 86_400; // 2025-12-01
+const MAR_1 = FEB_1 + 28 * 86_400; // 2026-03-01
+const APR_1 = MAR_1 + 31 * 86_400; // 2026-04-01
 
 function line(fields: Partial<Stripe.InvoiceLineItem>): Stripe.InvoiceLineItem {
   return {
@@ -178,17 +181,42 @@ describe('mapSubscription', () => {
       ...fields,
     }) as unknown as Stripe.Subscription;
 
+  const recurring = (interval: string, unitAmount: number, usage = 'licensed') =>
+    ({
+      unit_amount: unitAmount,
+      recurring: { interval, interval_count: 1, usage_type: usage },
+    }) as Stripe.Price;
+  const PRICES = new Map([
+    ['price_pro', recurring('month', 10_000)],
+    ['price_seat', recurring('month', 1000)],
+    ['price_pro_year', recurring('year', 96_000)],
+    ['price_api', recurring('month', 0, 'metered')],
+  ]);
+  const priceOf = (id: string) => PRICES.get(id);
+  const phase = (start: number, end: number, items: [string, number][]) => ({
+    start_date: start,
+    end_date: end,
+    items: items.map(([price, quantity]) => ({ price, quantity })),
+  });
+  const schedule = (fields: object) => ({
+    id: 'sub_sched_1',
+    object: 'subscription_schedule',
+    status: 'active',
+    end_behavior: 'release',
+    current_phase: { start_date: JAN_1, end_date: FEB_1 },
+    ...fields,
+  });
+  const records = (fields: object) => mapSubscription(subscription(fields), priceOf);
+
   it('makes one record per item, each with its plan and quantity', () => {
-    expect(
-      mapSubscription(subscription({})).map((record) => [record.id, record.plan_id, record.quantity]),
-    ).toEqual([
+    expect(records({}).map((record) => [record.id, record.plan_id, record.quantity])).toEqual([
       ['si_1', 'price_pro', 1],
       ['si_2', 'price_seat', 3],
     ]);
   });
 
   it('schedules the end of a cancel at period end, known from canceled_at', () => {
-    const [record] = mapSubscription(subscription({ cancel_at_period_end: true, canceled_at: JAN_16 }));
+    const [record] = records({ cancel_at_period_end: true, canceled_at: JAN_16 });
     expect(record).toMatchObject({
       status: 'active',
       cancel_at: '2026-02-01T00:00:00.000Z',
@@ -197,12 +225,159 @@ describe('mapSubscription', () => {
   });
 
   it('maps statuses: unpaid is past due, paused ends, incomplete is skipped', () => {
-    expect(mapSubscription(subscription({ status: 'unpaid' }))[0]?.status).toBe('past_due');
-    expect(mapSubscription(subscription({ status: 'paused' }))[0]?.status).toBe('ended');
-    expect(
-      mapSubscription(subscription({ pause_collection: { behavior: 'void', resumes_at: null } }))[0]?.status,
-    ).toBe('ended');
-    expect(mapSubscription(subscription({ status: 'incomplete' }))).toEqual([]);
+    expect(records({ status: 'unpaid' })[0]?.status).toBe('past_due');
+    expect(records({ status: 'paused' })[0]?.status).toBe('ended');
+    expect(records({ pause_collection: { behavior: 'void', resumes_at: null } })[0]?.status).toBe('ended');
+    expect(records({ status: 'incomplete' })).toEqual([]);
+  });
+
+  it("makes the schedule's phases not started yet changes: same price first, then by position, gone is 0", () => {
+    const sub = {
+      schedule: schedule({
+        end_behavior: 'cancel',
+        phases: [
+          // Started phases are the subscription as it is, whatever they held.
+          phase(DEC_1, JAN_1, [['price_pro', 5]]),
+          phase(JAN_1, FEB_1, [
+            ['price_pro', 1],
+            ['price_seat', 3],
+          ]),
+          // Feb: 5 seats (si_2 by its price); si_1 takes the price left over, Pro yearly.
+          phase(FEB_1, MAR_1, [
+            ['price_pro_year', 1],
+            ['price_seat', 5],
+          ]),
+          // Mar: 2 of Pro yearly (si_1 by its price now); no seats, so si_2 goes to 0.
+          phase(MAR_1, APR_1, [['price_pro_year', 2]]),
+        ],
+      }),
+    };
+    const [pro, seats] = records(sub);
+    // si_1: 96000 a year / 12 = 8000 a month from Feb 1, twice that from Mar 1.
+    expect(pro!.scheduled_changes).toEqual([
+      { date: '2026-02-01', plan_id: 'price_pro_year', quantity: 1, amount: 8000 },
+      { date: '2026-03-01', plan_id: 'price_pro_year', quantity: 2, amount: 16_000 },
+    ]);
+    // si_2: 5 x 1000 from Feb 1; dropped (quantity 0, MRR 0) from Mar 1.
+    expect(seats!.scheduled_changes).toEqual([
+      { date: '2026-02-01', plan_id: 'price_seat', quantity: 5, amount: 5000 },
+      { date: '2026-03-01', plan_id: 'price_seat', quantity: 0, amount: 0 },
+    ]);
+    // end_behavior cancel: both end with the last phase; nobody said when it was asked for.
+    expect(pro).toMatchObject({ cancel_at: '2026-04-01T00:00:00.000Z', cancel_requested_at: null });
+    expect(seats).toMatchObject({ cancel_at: '2026-04-01T00:00:00.000Z', cancel_requested_at: null });
+  });
+
+  it('keeps unchanged items out, gives a metered price no MRR, and ignores schedules no longer active', () => {
+    const phases = [
+      phase(JAN_1, FEB_1, [
+        ['price_pro', 1],
+        ['price_seat', 3],
+      ]),
+      phase(FEB_1, MAR_1, [
+        ['price_pro', 1],
+        ['price_api', 1],
+      ]),
+    ];
+    const [pro, seats] = records({ schedule: schedule({ phases }) });
+    expect(pro!.scheduled_changes).toEqual([]);
+    expect(seats!.scheduled_changes).toEqual([{ date: '2026-02-01', plan_id: 'price_api', quantity: 1 }]);
+    expect(pro!.cancel_at).toBeNull();
+    for (const status of ['released', 'completed', 'canceled']) {
+      const ended = records({ schedule: schedule({ status, end_behavior: 'cancel', phases }) });
+      expect(ended.map((record) => [record.scheduled_changes, record.cancel_at])).toEqual([
+        [[], null],
+        [[], null],
+      ]);
+    }
+    // A schedule not expanded (its id) says nothing.
+    expect(records({ schedule: 'sub_sched_1' }).flatMap((record) => record.scheduled_changes)).toEqual([]);
+  });
+});
+
+describe('mapInvoice with credit notes', () => {
+  const invoice = {
+    id: 'in_1',
+    customer: 'cus_1',
+    created: JAN_16,
+    due_date: null,
+    currency: 'usd',
+    status: 'paid',
+    number: 'IN-1',
+    description: null,
+    status_transitions: { paid_at: JAN_16 },
+  } as unknown as Stripe.Invoice;
+  const creditLine = (fields: object) => ({
+    id: 'cnli_1',
+    amount: 5000,
+    description: 'Half of Pro',
+    discount_amounts: [],
+    taxes: [],
+    quantity: 1,
+    ...fields,
+  });
+  const note = (id: string, status: string, lines: object[]) =>
+    ({
+      id,
+      status,
+      created: JAN_16,
+      effective_at: JAN_16,
+      lines: { data: lines },
+    }) as unknown as Stripe.CreditNote;
+
+  it("makes a credit note's lines negative lines of the invoice, like the line they credit; voided ones left out", () => {
+    const issued = note('cn_1', 'issued', [
+      // Credits half of il_1: 5000 less 1000 of discount, 400 of exclusive tax.
+      creditLine({
+        invoice_line_item: 'il_1',
+        discount_amounts: [{ amount: 1000, discount: 'di_1' }],
+        taxes: [{ amount: 400, tax_behavior: 'exclusive' }],
+      }),
+      // A custom line: 300 with 27 of inclusive tax, one-time on the day the note takes effect.
+      creditLine({
+        id: 'cnli_2',
+        type: 'custom_line_item',
+        amount: 300,
+        description: 'Goodwill',
+        taxes: [{ amount: 27, tax_behavior: 'inclusive' }],
+      }),
+    ]);
+    const voided = note('cn_2', 'void', [
+      creditLine({ id: 'cnli_3', invoice_line_item: 'il_1', amount: 9999 }),
+    ]);
+    const record = mapInvoice(invoice, [line({})], [], [issued, voided]);
+    expect(record.lines.slice(1)).toEqual([
+      {
+        id: 'cn_1:cnli_1',
+        type: 'subscription',
+        subscription_id: 'si_1',
+        plan_id: 'price_pro',
+        description: 'Half of Pro',
+        amount: -4000, // -(5000 - 1000)
+        quantity: 1,
+        period_start: '2026-01-01',
+        period_end: '2026-02-01',
+        discount: 0,
+        tax: -400,
+        prorated: false,
+      },
+      {
+        id: 'cn_1:cnli_2',
+        type: 'one_time',
+        subscription_id: null,
+        plan_id: null,
+        description: 'Goodwill',
+        amount: -273, // -(300 - 27)
+        quantity: 1,
+        period_start: '2026-01-16',
+        period_end: '2026-01-17',
+        discount: 0,
+        tax: -27,
+        prorated: false,
+      },
+    ]);
+    // No transaction: a credit note's refund is a refund of the charge.
+    expect(record.transactions).toEqual([]);
   });
 });
 

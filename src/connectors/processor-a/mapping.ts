@@ -1,4 +1,7 @@
 import type Stripe from 'stripe';
+import { monthlyFromPeriodAmount } from '../../engine/normalise-line.js';
+import type { BillingFreq } from '../../engine/types.js';
+import { creditNoteLines } from '../credit-notes.js';
 
 // Stripe objects in, `/data/*` records out; pure functions, so each rule has a test. The rules
 // and their reasons are in docs/connectors.md ("processor-a: Stripe").
@@ -57,17 +60,130 @@ const STATUS: Partial<Record<Stripe.Subscription.Status, string>> = {
   paused: 'ended',
 };
 
+/** The prices a subscription's schedule names in phases not started yet. */
+export function schedulePriceIds(subscription: Stripe.Subscription): string[] {
+  const schedule = scheduleOf(subscription);
+  if (schedule === null) return [];
+  return futurePhases(schedule).flatMap((phase) => phase.items.map((item) => idOf(item.price)!));
+}
+
+/** An expanded schedule that still governs the subscription. */
+function scheduleOf(subscription: Stripe.Subscription): Stripe.SubscriptionSchedule | null {
+  const schedule = subscription.schedule;
+  return typeof schedule === 'object' && schedule?.status === 'active' ? schedule : null;
+}
+
+/** The phases after the current one; the current and earlier phases are the subscription as it is. */
+function futurePhases(schedule: Stripe.SubscriptionSchedule): Stripe.SubscriptionSchedule.Phase[] {
+  const current = schedule.current_phase;
+  return current === null ? [] : schedule.phases.filter((phase) => phase.start_date >= current.end_date);
+}
+
+/** What a subscription item bills at some time: a scheduled change is a change of it. */
+interface ItemState {
+  priceId: string;
+  quantity: number;
+}
+
+/**
+ * The phase item each record's item becomes: the one of the same price, else the phase items
+ * left over by position, in the order of both lists; none is quantity 0.
+ */
+function nextStates(states: readonly ItemState[], phase: readonly ItemState[]): ItemState[] {
+  const free = phase.map((_, index) => index);
+  const take = (at: number) => phase[free.splice(at, 1)[0]!]!;
+  const samePrice = states.map((state) => {
+    const at = free.findIndex((index) => phase[index]!.priceId === state.priceId);
+    return at < 0 ? undefined : take(at);
+  });
+  return states.map(
+    (state, index) => samePrice[index] ?? (free.length > 0 ? take(0) : { ...state, quantity: 0 }),
+  );
+}
+
+const INTERVALS = new Set(['day', 'week', 'month', 'year']);
+
+/**
+ * The new MRR of a price and quantity: the price's amount for its interval, monthly. A metered
+ * or tiered price has no amount before its usage is billed.
+ */
+function scheduledMrr(price: Stripe.Price | undefined, quantity: number): number | undefined {
+  if (quantity === 0) return 0;
+  const recurring = price?.recurring;
+  if (!recurring || recurring.usage_type === 'metered' || price.unit_amount === null) return undefined;
+  if (!INTERVALS.has(recurring.interval)) return undefined;
+  const plan = { billingFreq: recurring.interval as BillingFreq, billingFreqCount: recurring.interval_count };
+  return Math.round(monthlyFromPeriodAmount(price.unit_amount * quantity, plan));
+}
+
+/** A scheduled change of a record, as /data/subscriptions takes it. */
+interface ScheduledChange {
+  date: string;
+  plan_id: string;
+  quantity: number;
+  amount?: number;
+}
+
+/**
+ * The scheduled changes of each item of a subscription with an active schedule, by item id:
+ * each phase not started yet whose item for the record differs in price or quantity from the
+ * one before it is a change on the phase's start day (rule in docs/connectors.md). `priceOf`
+ * gives the phases' prices, for the new MRR.
+ */
+function scheduledChanges(
+  subscription: Stripe.Subscription,
+  priceOf: (id: string) => Stripe.Price | undefined,
+): Map<string, ScheduledChange[]> {
+  const items = subscription.items.data;
+  const changes = new Map(items.map((item): [string, ScheduledChange[]] => [item.id, []]));
+  const schedule = scheduleOf(subscription);
+  if (schedule === null) return changes;
+  let states = items.map((item) => ({ priceId: item.price.id, quantity: item.quantity ?? 1 }));
+  for (const phase of futurePhases(schedule)) {
+    const next = nextStates(
+      states,
+      phase.items.map((item) => ({ priceId: idOf(item.price)!, quantity: item.quantity ?? 1 })),
+    );
+    next.forEach((state, index) => {
+      const before = states[index]!;
+      if (state.priceId === before.priceId && state.quantity === before.quantity) return;
+      const amount = scheduledMrr(priceOf(state.priceId), state.quantity);
+      changes.get(items[index]!.id)!.push({
+        date: day(phase.start_date),
+        plan_id: state.priceId,
+        quantity: state.quantity,
+        ...(amount === undefined ? {} : { amount }),
+      });
+    });
+    states = next;
+  }
+  return changes;
+}
+
+/** When a schedule that ends by cancelling ends the subscription: the end of its last phase. */
+function scheduleCancelAt(subscription: Stripe.Subscription): number | null {
+  const schedule = scheduleOf(subscription);
+  if (schedule?.end_behavior !== 'cancel') return null;
+  return schedule.phases.at(-1)?.end_date ?? null;
+}
+
 /**
  * One record per subscription item, keyed by the item's id, which is also what the item's
  * invoice lines name: a multi-item subscription is several of ours, each with its plan and
- * quantity. Incomplete subscriptions (never paid) are not subscriptions yet.
+ * quantity, and with the changes its schedule plans. Incomplete subscriptions (never paid)
+ * are not subscriptions yet.
  */
-export function mapSubscription(subscription: Stripe.Subscription) {
+export function mapSubscription(
+  subscription: Stripe.Subscription,
+  priceOf: (id: string) => Stripe.Price | undefined,
+) {
   const status = subscription.pause_collection ? 'ended' : STATUS[subscription.status];
   if (status === undefined) return [];
+  const changes = scheduledChanges(subscription, priceOf);
   return subscription.items.data.map((item) => {
     const cancelAt =
-      subscription.cancel_at ?? (subscription.cancel_at_period_end ? item.current_period_end : null);
+      subscription.cancel_at ??
+      (subscription.cancel_at_period_end ? item.current_period_end : scheduleCancelAt(subscription));
     return {
       id: item.id,
       customer_id: idOf(subscription.customer),
@@ -80,6 +196,7 @@ export function mapSubscription(subscription: Stripe.Subscription) {
       cancel_at: cancelAt === null ? null : instant(cancelAt),
       ended_at: subscription.ended_at === null ? null : instant(subscription.ended_at),
       currency: subscription.currency,
+      scheduled_changes: changes.get(item.id)!,
     };
   });
 }
@@ -101,14 +218,25 @@ function lineOrigin(line: Stripe.InvoiceLineItem): { subscriptionItem: string | 
 }
 
 /**
- * Our line amount is after discounts and before tax; Stripe's line amount is before discounts
- * and includes tax when the price is tax-inclusive. Stripe's period end is the instant the
+ * Our line amount is after discounts and before tax; Stripe's amount (of an invoice line or a
+ * credit note line) is before discounts and includes tax when the price is tax-inclusive.
+ */
+function amounts(line: {
+  amount: number;
+  discount_amounts: readonly { amount: number }[] | null;
+  taxes: readonly { amount: number; tax_behavior: string }[] | null;
+}) {
+  const discount = sum(line.discount_amounts);
+  const inclusiveTax = sum(line.taxes?.filter((tax) => tax.tax_behavior === 'inclusive'));
+  return { amount: line.amount - discount - inclusiveTax, discount, tax: sum(line.taxes) };
+}
+
+/**
+ * An invoice line, its amounts as `amounts` says. Stripe's period end is the instant the
  * period ends, which is the first day after it in our half-open days.
  */
 export function mapLine(line: Stripe.InvoiceLineItem) {
   const { subscriptionItem, proration } = lineOrigin(line);
-  const discount = sum(line.discount_amounts);
-  const inclusiveTax = sum(line.taxes?.filter((tax) => tax.tax_behavior === 'inclusive'));
   const price = line.pricing?.price_details?.price ?? null;
   const recurring = subscriptionItem !== null || (proration && line.subscription !== null);
   const start = day(line.period.start);
@@ -119,14 +247,42 @@ export function mapLine(line: Stripe.InvoiceLineItem) {
     subscription_id: subscriptionItem,
     plan_id: recurring ? idOf(price) : null,
     description: line.description,
-    amount: line.amount - discount - inclusiveTax,
+    ...amounts(line),
     quantity: line.quantity ?? 1,
     period_start: start,
     // A one-time item's period is an instant; as days it is the day it falls on.
     period_end: end > start ? end : day(line.period.start + DAY_SECONDS),
-    discount,
-    tax: sum(line.taxes),
     prorated: proration,
+  };
+}
+
+/**
+ * A credit note's line as the line it credits would be charged: the credited invoice line's
+ * subscription item, plan and period with the credit note line's amounts; a custom line (one
+ * that credits no invoice line) is one-time, on the day the credit note takes effect.
+ */
+function chargedLine(
+  line: Stripe.CreditNoteLineItem,
+  note: Stripe.CreditNote,
+  invoiceLines: readonly Stripe.InvoiceLineItem[],
+) {
+  const credited = invoiceLines.find((item) => item.id === line.invoice_line_item);
+  const effective = note.effective_at ?? note.created;
+  const origin = credited
+    ? mapLine(credited)
+    : {
+        type: 'one_time',
+        subscription_id: null,
+        plan_id: null,
+        period_start: day(effective),
+        period_end: day(effective + DAY_SECONDS),
+        prorated: false,
+      };
+  return {
+    ...origin,
+    description: line.description,
+    ...amounts(line),
+    quantity: line.quantity ?? 1,
   };
 }
 
@@ -154,12 +310,22 @@ export function mapCharge(charge: Stripe.Charge) {
   return [payment, ...refunds];
 }
 
-/** An invoice with all its lines and the charges of its payments. */
+/**
+ * An invoice with all its lines, the lines of the credit notes against it (each note with all
+ * its lines) as credits, and the charges of its payments. A credit note's refund is a refund
+ * of the charge, so it is counted there and nowhere else.
+ */
 export function mapInvoice(
   invoice: Stripe.Invoice,
   lines: readonly Stripe.InvoiceLineItem[],
   charges: readonly Stripe.Charge[],
+  creditNotes: readonly Stripe.CreditNote[] = [],
 ) {
+  const credits = creditNoteLines(
+    creditNotes,
+    { voided: (note) => note.status === 'void', lines: (note) => note.lines.data },
+    (line, note) => chargedLine(line, note, lines),
+  );
   return {
     id: invoice.id,
     customer_id: idOf(invoice.customer),
@@ -171,7 +337,7 @@ export function mapInvoice(
     description: invoice.description,
     payment_date:
       invoice.status_transitions.paid_at === null ? null : day(invoice.status_transitions.paid_at),
-    lines: lines.map(mapLine),
+    lines: [...lines.map(mapLine), ...credits],
     transactions: charges.flatMap(mapCharge),
   };
 }

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { type ConnectorSession, CursorLostError, type SourcePage } from '../connector.js';
 import type { RecordsPage } from '../../services/connector-pages.js';
 import { callStripe, type StripeApiSettings, stripeClient } from './client.js';
-import { mapCustomer, mapInvoice, mapPrice, mapSubscription } from './mapping.js';
+import { mapCustomer, mapInvoice, mapPrice, mapSubscription, schedulePriceIds } from './mapping.js';
 import { customerOf } from './webhooks.js';
 
 /** The change cursor of an account that had no event yet: every event is after it. */
@@ -67,14 +67,43 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
     return charges.sort((a, b) => a.created - b.created);
   }
 
+  /** The credit notes against an invoice, each with all its lines; only read when it has any. */
+  async function creditNotesOf(invoice: Stripe.Invoice): Promise<Stripe.CreditNote[]> {
+    if (invoice.pre_payment_credit_notes_amount + invoice.post_payment_credit_notes_amount === 0) return [];
+    const notes = await all((params) => stripe.creditNotes.list({ ...params, invoice: invoice.id }));
+    const whole = [];
+    for (const note of notes) {
+      const lines = await all((params) => stripe.creditNotes.listLineItems(note.id, params), note.lines);
+      whole.push({ ...note, lines: { ...note.lines, data: lines, has_more: false } });
+    }
+    return whole;
+  }
+
   async function invoiceRecords(invoices: readonly Stripe.Invoice[]) {
     const records = [];
     for (const invoice of invoices) {
       const lines = await all((params) => stripe.invoices.listLineItems(invoice.id, params), invoice.lines);
-      records.push(mapInvoice(invoice, lines, await chargesOf(invoice)));
+      records.push(mapInvoice(invoice, lines, await chargesOf(invoice), await creditNotesOf(invoice)));
     }
     return records;
   }
+
+  /** Prices with their products, each read once, fresh (a plan may be newer than the last import). */
+  async function retrievePrices(ids: Iterable<string>): Promise<Map<string, Stripe.Price>> {
+    const prices = new Map<string, Stripe.Price>();
+    for (const id of new Set(ids))
+      prices.set(id, await call(() => stripe.prices.retrieve(id, { expand: ['product'] })));
+    return prices;
+  }
+
+  /** Subscription records, with the prices their schedules' future phases name for the new MRR. */
+  async function subscriptionRecords(subscriptions: readonly Stripe.Subscription[]) {
+    const prices = await retrievePrices(subscriptions.flatMap(schedulePriceIds));
+    return subscriptions.flatMap((subscription) => mapSubscription(subscription, (id) => prices.get(id)));
+  }
+
+  /** Subscriptions are listed with their schedules, which plan their future changes. */
+  const withSchedule: Stripe.SubscriptionListParams = { status: 'all', expand: ['data.schedule'] };
 
   const kinds: Record<string, (cursor: string | null) => Promise<SourcePage>> = {
     async customers(cursor) {
@@ -86,8 +115,8 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
       return pageOf(list, { plans: list.data.flatMap((price) => mapPrice(price) ?? []) });
     },
     async subscriptions(cursor) {
-      const list = await call(() => stripe.subscriptions.list({ ...from(cursor), status: 'all' }));
-      return pageOf(list, { subscriptions: list.data.flatMap(mapSubscription) });
+      const list = await call(() => stripe.subscriptions.list({ ...from(cursor), ...withSchedule }));
+      return pageOf(list, { subscriptions: await subscriptionRecords(list.data) });
     },
     async invoices(cursor) {
       const list = await call(() => stripe.invoices.list({ ...from(cursor), expand: ['data.payments'] }));
@@ -109,20 +138,22 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
       const customer = await call(() => stripe.customers.retrieve(customerId));
       if ('deleted' in customer && customer.deleted) return false;
       const subscriptions = await all((params) =>
-        stripe.subscriptions.list({ ...params, customer: customerId, status: 'all' }),
+        stripe.subscriptions.list({ ...params, customer: customerId, ...withSchedule }),
       );
       const invoices = await all((params) =>
         stripe.invoices.list({ ...params, customer: customerId, expand: ['data.payments'] }),
       );
-      // The plans its items name, which may be newer than the last import.
-      const priceIds = new Set(subscriptions.flatMap((sub) => sub.items.data.map((item) => item.price.id)));
-      const prices = [];
-      for (const id of priceIds)
-        prices.push(await call(() => stripe.prices.retrieve(id, { expand: ['product'] })));
+      // The plans its items and their schedules name.
+      const prices = await retrievePrices(
+        subscriptions.flatMap((sub) => [
+          ...sub.items.data.map((item) => item.price.id),
+          ...schedulePriceIds(sub),
+        ]),
+      );
       return {
         customers: [mapCustomer(customer)],
-        plans: prices.flatMap((price) => mapPrice(price) ?? []),
-        subscriptions: subscriptions.flatMap(mapSubscription),
+        plans: [...prices.values()].flatMap((price) => mapPrice(price) ?? []),
+        subscriptions: subscriptions.flatMap((sub) => mapSubscription(sub, (id) => prices.get(id))),
         invoices: await invoiceRecords(invoices),
       };
     },

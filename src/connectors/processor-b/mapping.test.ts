@@ -98,7 +98,7 @@ describe('mapLine', () => {
     expect(mapLine(line({ date_from: JAN_16, entity_id: 'gone' }), false, MONTHLY).prorated).toBe(false);
   });
 
-  it('makes a charge a one-time line on its day, with no plan, and a credit note line a negative credit', () => {
+  it('makes a charge a one-time line on its day, with no plan', () => {
     const setup = mapLine(
       line({ entity_type: 'charge_item_price', entity_id: 'setup-USD', date_to: JAN_1, amount: 5000 }),
       false,
@@ -112,9 +112,6 @@ describe('mapLine', () => {
       period_start: '2026-01-01',
       period_end: '2026-01-02',
     });
-    // A credit of 5,000 for Jan 16 to Feb 1 with 500 of exclusive tax.
-    const credit = mapLine(line({ date_from: JAN_16, amount: 5000, tax_amount: 500 }), false, MONTHLY, -1);
-    expect(credit).toMatchObject({ amount: -5000, tax: -500, discount: 0, prorated: true });
   });
 });
 
@@ -274,7 +271,8 @@ describe('mapTransaction, mapInvoice and mapCustomer', () => {
       id: 'cn_1',
       status: 'adjusted',
       price_type: 'tax_exclusive',
-      line_items: [line({ date_from: JAN_16, amount: 5000 })],
+      // A credit of 5,000 for Jan 16 to Feb 1 with 500 of exclusive tax and 300 of discount.
+      line_items: [line({ date_from: JAN_16, amount: 5000, tax_amount: 500, discount_amount: 300 })],
     } as unknown as CreditNote;
     const voided = { ...note, id: 'cn_2', status: 'voided' } as CreditNote;
     const record = mapInvoice(invoice, [line({})], [note, voided], [], MONTHLY);
@@ -284,9 +282,12 @@ describe('mapTransaction, mapInvoice and mapCustomer', () => {
       date: '2026-01-16',
       payment_date: null,
     });
-    expect(record.lines.map((item) => [item.id, item.amount, item.prorated])).toEqual([
-      ['li_1', 10_000, false],
-      ['cn_1:li_1', -5000, true],
+    // The credit: -(5000 - 300) = -4700, its tax -500, no discount of its own.
+    expect(
+      record.lines.map((item) => [item.id, item.amount, item.tax, item.discount, item.prorated]),
+    ).toEqual([
+      ['li_1', 10_000, 0, 0, false],
+      ['cn_1:li_1', -4700, -500, 0, true],
     ]);
     expect(mapInvoice({ ...invoice, status: 'payment_due' }, [], [], [], MONTHLY).status).toBe('open');
     expect(mapInvoice({ ...invoice, status: 'voided' }, [], [], [], MONTHLY).status).toBe('void');

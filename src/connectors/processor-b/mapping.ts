@@ -1,4 +1,5 @@
 import type { CreditNote, Customer, Invoice, Item, ItemPrice, Subscription, Transaction } from 'chargebee';
+import { creditNoteLines } from '../credit-notes.js';
 
 // Chargebee objects (product catalog 2.0) in, `/data/*` records out; pure functions, so each
 // rule has a test. The rules and their reasons are in docs/connectors.md ("processor-b: Chargebee").
@@ -143,10 +144,9 @@ type LineItem = NonNullable<Invoice['line_items']>[number];
 /**
  * Our line amount is after discounts and before tax; Chargebee's is before discounts and
  * includes the tax when the invoice's prices are tax-inclusive. Chargebee marks no proration:
- * a subscription line shorter than its item price's period is one. `sign` is -1 for a credit
- * note's line, a credit against the invoice it adjusts.
+ * a subscription line shorter than its item price's period is one.
  */
-export function mapLine(line: LineItem, taxInclusive: boolean, periodOf: PeriodOf, sign: 1 | -1 = 1) {
+export function mapLine(line: LineItem, taxInclusive: boolean, periodOf: PeriodOf) {
   const recurring =
     line.subscription_id !== undefined &&
     line.entity_id !== undefined &&
@@ -170,14 +170,13 @@ export function mapLine(line: LineItem, taxInclusive: boolean, periodOf: PeriodO
       : null,
     plan_id: recurring ? line.entity_id! : null,
     description: line.description || line.entity_description || null,
-    amount: sign * amount,
+    amount,
     quantity: line.quantity ?? 1,
     period_start: start,
     // A one-time charge's period is an instant; as days it is the day it falls on.
     period_end: end > start ? end : day(line.date_from + DAY_SECONDS),
-    // A credit takes nothing off; its own discount lowered what it credits.
-    discount: sign === 1 ? discount : 0,
-    tax: sign * tax,
+    discount,
+    tax,
     prorated,
   };
 }
@@ -229,14 +228,11 @@ export function mapInvoice(
   periodOf: PeriodOf,
 ) {
   const inclusive = invoice.price_type === 'tax_inclusive';
-  const credits = creditNotes
-    .filter((note) => note.status !== 'voided')
-    .flatMap((note) =>
-      (note.line_items ?? []).map((line) => ({
-        ...mapLine(line, note.price_type === 'tax_inclusive', periodOf, -1),
-        id: `${note.id}:${line.id}`,
-      })),
-    );
+  const credits = creditNoteLines(
+    creditNotes,
+    { voided: (note) => note.status === 'voided', lines: (note) => note.line_items ?? [] },
+    (line, note) => mapLine(line, note.price_type === 'tax_inclusive', periodOf),
+  );
   return {
     id: invoice.id,
     customer_id: invoice.customer_id,
