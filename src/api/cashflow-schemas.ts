@@ -78,6 +78,7 @@ export const refundsRow = z.object({
 
 export const failureRateRow = z.object({
   ...period,
+  period: z.string().describe("The same as date, for the hosted service's clients"),
   currency: z.string(),
   attempted_invoices: count.describe('Invoices with a payment attempt in the period'),
   failed_invoices: count.describe('Invoices whose first failed attempt is in the period'),

@@ -70,7 +70,10 @@ export function customerMetricsRoutes(services: Services): FastifyPluginAsyncZod
           summary: 'Customers with their MRR, filtered and sorted',
           querystring: listQuery,
           response: {
-            200: z.object({ result: z.object({ count: z.number().int(), list: z.array(customerItem) }) }),
+            200: z.object({
+              currency: z.string().describe('The currency of mrr: the base currency'),
+              result: z.object({ count: z.number().int(), list: z.array(customerItem) }),
+            }),
             400: errorSchema,
             ...authErrors,
           },
@@ -78,7 +81,7 @@ export function customerMetricsRoutes(services: Services): FastifyPluginAsyncZod
       },
       async (request) => {
         const { limit, offset, status, q, sort, order, ...filters } = request.query;
-        const list = await services.customerMetrics.list(authOf(request).accountId, {
+        const { currency, list } = await services.customerMetrics.list(authOf(request).accountId, {
           limit,
           offset,
           status,
@@ -89,7 +92,7 @@ export function customerMetricsRoutes(services: Services): FastifyPluginAsyncZod
           order,
           filters,
         });
-        return { result: { count: list.length, list } };
+        return { currency, result: { count: list.length, list } };
       },
     );
 

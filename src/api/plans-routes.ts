@@ -36,7 +36,16 @@ export const planSchema = z.object({
   currency: z.string().describe('ISO 4217, lower case'),
 });
 
-const catalogueSchema = planSchema.extend({
+/** A plan of the plan lists, which name its data source and its id as the hosted service does. */
+const listedPlanSchema = planSchema.extend({
+  external_id: z.string().describe('The same as id, under the name the hosted service uses'),
+  data_source: z.uuid().describe('The data source holding the plan'),
+});
+
+/** A plan as served: its id also under the hosted service's name for it. */
+const served = <Plan extends { id: string }>(plan: Plan) => ({ ...plan, external_id: plan.id });
+
+const catalogueSchema = listedPlanSchema.extend({
   groups: z.array(z.object({ id: z.string(), name: z.string() })).describe('Plan groups holding the plan'),
 });
 
@@ -57,13 +66,13 @@ export function planRoutes(services: Services): FastifyPluginAsyncZod {
           tags,
           summary: 'List plans, ordered by id',
           querystring: sourcePageQuery,
-          response: { 200: listOf(planSchema), ...readErrors },
+          response: { 200: listOf(listedPlanSchema), ...readErrors },
         },
       },
       async (request) => {
         const { source, ...page } = request.query;
         const list = await services.plans.list(authOf(request).accountId, { ...page, dataSourceId: source });
-        return { result: { count: list.length, list } };
+        return { result: { count: list.length, list: list.map(served) } };
       },
     );
 
@@ -119,11 +128,13 @@ export function planRoutes(services: Services): FastifyPluginAsyncZod {
           summary: 'One plan',
           params: externalIdParams,
           querystring: dataSourceQuery,
-          response: { 200: planSchema, 404: errorSchema, 409: errorSchema, ...readErrors },
+          response: { 200: listedPlanSchema, 404: errorSchema, 409: errorSchema, ...readErrors },
         },
       },
-      (request) =>
-        services.plans.get(authOf(request).accountId, request.params.id, request.query.data_source),
+      async (request) =>
+        served(
+          await services.plans.get(authOf(request).accountId, request.params.id, request.query.data_source),
+        ),
     );
 
     app.get(
@@ -142,7 +153,7 @@ export function planRoutes(services: Services): FastifyPluginAsyncZod {
           ...page,
           dataSourceId: source,
         });
-        return { result: { count: list.length, list } };
+        return { result: { count: list.length, list: list.map(served) } };
       },
     );
 

@@ -95,13 +95,17 @@ export function createCustomerMetricsService(
   }
 
   return {
-    async list(accountId: string, params: CustomerListParams): Promise<CustomerListItem[]> {
+    /** One page of the customers view, with the currency its MRR is in. */
+    async list(
+      accountId: string,
+      params: CustomerListParams,
+    ): Promise<{ currency: string; list: CustomerListItem[] }> {
       const query = await reportQuery(accountId, params.filters);
       const snapshot = await metrics.snapshot(accountId);
       const selectedDay =
         params.selectedDate === undefined ? undefined : parseReportDay('selected-date', params.selectedDate);
       const start = selectedDay === undefined ? undefined : periodStart(selectedDay, query.interval);
-      return customersReport(
+      const list = customersReport(
         snapshot,
         {
           today: query.today,
@@ -120,6 +124,7 @@ export function createCustomerMetricsService(
         },
         await fx.table(),
       );
+      return { currency: query.baseCurrency, list };
     },
 
     async detail(

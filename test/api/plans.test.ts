@@ -12,6 +12,13 @@ const pro = {
   currency: 'usd',
 };
 
+/** A plan as the plan lists show it: its id again as external_id, and its data source. */
+const listed = (plan: { id: string }) => ({
+  ...plan,
+  external_id: plan.id,
+  data_source: expect.stringMatching(/^[0-9a-f-]{36}$/),
+});
+
 describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => {
   let t: TestApp;
   let account: TestAccount;
@@ -69,8 +76,8 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
       result: {
         count: 3,
         list: [
-          pro,
-          {
+          listed(pro),
+          listed({
             id: 'q',
             name: 'Quarterly',
             billing_freq: 'quarter',
@@ -78,8 +85,8 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
             pricing_model: 'licensed',
             product_name: null,
             currency: 'gbp',
-          },
-          {
+          }),
+          listed({
             id: 'team',
             name: 'Team',
             billing_freq: 'year',
@@ -87,7 +94,7 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
             pricing_model: 'licensed',
             product_name: null,
             currency: 'eur',
-          },
+          }),
         ],
       },
     });
@@ -112,7 +119,7 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
     expect(byPath.json()).toEqual({ result: 'ok', updated: 'q' });
     const list = await call('GET', '/data/plans');
     expect(list.json().result.list.slice(1)).toEqual([
-      {
+      listed({
         id: 'q',
         name: 'Quarterly',
         billing_freq: 'quarter',
@@ -120,8 +127,8 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
         pricing_model: 'licensed',
         product_name: 'Suite',
         currency: 'gbp',
-      },
-      {
+      }),
+      listed({
         id: 'team',
         name: 'Team plus',
         billing_freq: 'year',
@@ -129,7 +136,7 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
         pricing_model: 'licensed',
         product_name: null,
         currency: 'eur',
-      },
+      }),
     ]);
     for (const method of ['PUT', 'DELETE'] as const) {
       const missing = await call(method, '/data/plans', { name: 'x' });
@@ -216,7 +223,7 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
   });
 
   it('reads one plan, and lists the catalogue with the groups holding each plan', async () => {
-    expect((await call('GET', '/data/plans/pro')).json()).toEqual(pro);
+    expect((await call('GET', '/data/plans/pro')).json()).toEqual(listed(pro));
     expect((await call('GET', '/data/plans/nothing')).statusCode).toBe(404);
     const core = (await call('POST', '/data/plan-groups', { name: 'Core', plans: ['pro', 'team'] })).json()
       .id;
@@ -247,7 +254,7 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
     const { id } = (await call('POST', '/data/plan-groups', { name: 'G', plans: ['pro', 'q'] })).json();
     expect((await call('DELETE', '/data/plans', { id: 'q' })).json()).toEqual({ result: 'ok', deleted: 'q' });
     expect((await call('DELETE', '/data/plans/team')).json()).toEqual({ result: 'ok', deleted: 'team' });
-    expect((await call('GET', '/data/plans')).json().result.list).toEqual([pro]);
+    expect((await call('GET', '/data/plans')).json().result.list).toEqual([listed(pro)]);
     expect((await call('GET', `/data/plan-groups/${id}`)).json().plans).toEqual([pro]);
     const again = await call('DELETE', '/data/plans/team');
     expect(again.statusCode).toBe(404);
@@ -289,14 +296,16 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
         },
       ],
     });
-    expect((await call('GET', '/data/plans')).json().result.list[0]).toEqual({
-      id: 'c1',
-      name: 'CSV one',
-      billing_freq: 'week',
-      billing_freq_count: 2,
-      pricing_model: 'licensed',
-      product_name: null,
-      currency: 'usd',
-    });
+    expect((await call('GET', '/data/plans')).json().result.list[0]).toEqual(
+      listed({
+        id: 'c1',
+        name: 'CSV one',
+        billing_freq: 'week',
+        billing_freq_count: 2,
+        pricing_model: 'licensed',
+        product_name: null,
+        currency: 'usd',
+      }),
+    );
   });
 });

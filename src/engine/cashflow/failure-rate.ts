@@ -7,6 +7,8 @@ import { type Summary, type ToDateLayout, percentOf, toDateSummary } from './to-
 export interface FailureRateRow {
   date: string;
   end_date: string;
+  /** The same as `date`: the hosted service's clients read this name. */
+  period: string;
   currency: string;
   attempted_invoices: number;
   failed_invoices: number;
@@ -105,6 +107,7 @@ export function failureRateReport(
     return {
       date: dayString(period.start),
       end_date: dayString(period.end),
+      period: dayString(period.start),
       currency: query.baseCurrency,
       attempted_invoices: attempted,
       failed_invoices: failed,
