@@ -91,13 +91,14 @@ function listPage(items: readonly WireObject[], name: string, query: URLSearchPa
  * A local server answering the Chargebee API calls processor-b makes, in Chargebee's wire
  * format: the site named by the Host header, Basic authentication with the API key as user
  * name, list envelopes paged with `limit`/`offset`/`next_offset`, the filters the connector
- * sends, Chargebee error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers).
+ * sends, Chargebee error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers),
+ * each answer after `latencyMs` if given.
  */
 export async function startFakeChargebee(
   data: ChargebeeData,
   site: string,
   apiKey: string,
-  options: { embeddedLines?: number } = {},
+  options: { embeddedLines?: number; latencyMs?: number } = {},
 ): Promise<FakeChargebee> {
   const faults: Fault[] = [];
   const requests: string[] = [];
@@ -250,9 +251,13 @@ export async function startFakeChargebee(
           param: 'offset',
         });
       }
-      if (res.headersSent || res.destroyed) return;
-      res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' });
-      res.end(JSON.stringify(body));
+      const reply = () => {
+        if (res.headersSent || res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' });
+        res.end(JSON.stringify(body));
+      };
+      if (options.latencyMs) setTimeout(reply, options.latencyMs);
+      else reply();
     }
   }
 
