@@ -8,6 +8,7 @@ import {
   expectConnected,
   expectConnectRefused,
   expectGivesUp,
+  expectSameCommittedMrr,
   expectSameMrr,
   importAndPosted,
   localApi,
@@ -16,6 +17,7 @@ import {
   TODAY,
   withServices,
 } from '../helpers/connector-tests.js';
+import { withTermEndChanges } from '../helpers/plan-changes.js';
 import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -28,7 +30,8 @@ function settingsFor(fake: FakeChargebee, extra: ChargebeeApiSettings = {}): Cha
 }
 
 describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee on %s', (kind) => {
-  const customers = generateAccount(1000, TODAY);
+  // Some subscriptions have changes scheduled for their term's end.
+  const customers = withTermEndChanges(generateAccount(1000, TODAY));
   let fake: FakeChargebee;
   let t: TestApp;
   let imported: TestAccount;
@@ -45,7 +48,7 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
 
   const newSource = (account: TestAccount) => createSource(t, account, CHARGEBEE);
 
-  it('imports 1,000 customers whose MRR month by month equals the same account posted through /data', async () => {
+  it('imports 1,000 customers whose MRR month by month, committed too, equals the same account posted through /data', async () => {
     const id = await newSource(imported);
     await expectConnected(t, imported, id, { api_key: API_KEY, site: SITE });
     await t.services.imports.settled(imported.id, id);
@@ -70,6 +73,13 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
     });
 
     await expectSameMrr(t, imported, posted);
+    const changed = customers.filter((customer) => customer.subscription.termEndChange !== undefined);
+    await expectSameCommittedMrr(
+      t,
+      imported,
+      posted,
+      changed.map((customer) => customer.id),
+    );
   }, 600_000);
 
   it('retries 429 after its Retry-After, 5xx and timeouts, and reads every page', async () => {

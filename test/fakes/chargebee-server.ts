@@ -11,6 +11,11 @@ export interface ChargebeeData {
   items: WireObject[];
   itemPrices: WireObject[];
   subscriptions: WireObject[];
+  /**
+   * The next term of each subscription with `has_scheduled_changes`, by subscription id: what
+   * `retrieve_with_scheduled_changes` answers (the subscription as the changes leave it).
+   */
+  scheduledChanges: Map<string, WireObject>;
   /** Each invoice's `line_items` is the full array of its lines; the fake pages it. */
   invoices: WireObject[];
   creditNotes: WireObject[];
@@ -153,6 +158,15 @@ export async function startFakeChargebee(
           }),
         }
       );
+    }
+    const withChanges = /^\/subscriptions\/([^/]+)\/retrieve_with_scheduled_changes$/.exec(path);
+    if (withChanges) {
+      const id = decodeURIComponent(withChanges[1]!);
+      const current = data.subscriptions.find((item) => item.id === id);
+      if (!current) return 'not_found';
+      const next = data.scheduledChanges.get(id) ?? current;
+      const customer = data.customers.find((item) => item.id === current.customer_id);
+      return { subscription: next, ...(customer ? { customer } : {}) };
     }
     if (path === '/invoices') {
       const page = list(data.invoices, 'invoice');

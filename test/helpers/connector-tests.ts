@@ -121,6 +121,44 @@ export async function expectSameMrr(t: TestApp, imported: TestAccount, posted: T
   expect(fromApi.result.length).toBe(13);
 }
 
+/** MRR month by month into the next year, counting what is scheduled after today. */
+export const COMMITTED_MRR_URL = '/reports/mrr?date=20251101-20271130&interval=month&committed=true';
+
+type SubscriptionRow = { plan_id: string | null; quantity: number; scheduled_changes: unknown[] };
+
+/**
+ * A customer's subscription records as plan, quantity and scheduled changes, in a set order
+ * (their ids are the system's: a Chargebee plan item is keyed by its subscription, a Stripe one not).
+ */
+async function subscriptionsOf(t: TestApp, account: TestAccount, customerId: string) {
+  const { list } = (await t.read(account.adminKey, `/data/subscriptions?customer=${customerId}&limit=100`))
+    .result as { list: SubscriptionRow[] };
+  return list
+    .map(({ plan_id, quantity, scheduled_changes }) => ({ plan_id, quantity, scheduled_changes }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+/**
+ * The records of the customers with changes to come (`changed`) carry the posted ones' plans,
+ * quantities and scheduled changes, and the committed MRR of the account into next year is the posted one's.
+ */
+export async function expectSameCommittedMrr(
+  t: TestApp,
+  imported: TestAccount,
+  posted: TestAccount,
+  changed: readonly string[],
+) {
+  expect(changed.length).toBeGreaterThan(0);
+  for (const customerId of changed) {
+    const records = await subscriptionsOf(t, imported, customerId);
+    expect(records.some((record) => record.scheduled_changes.length > 0)).toBe(true);
+    expect(records).toEqual(await subscriptionsOf(t, posted, customerId));
+  }
+  expect(await t.read(imported.adminKey, COMMITTED_MRR_URL)).toEqual(
+    await t.read(posted.adminKey, COMMITTED_MRR_URL),
+  );
+}
+
 /**
  * Runs `body` with services of their own over the app's store (with the connector given, often
  * one pointed at a fake that fails), then closes them and the fake.
