@@ -124,22 +124,22 @@ export async function expectSameMrr(t: TestApp, imported: TestAccount, posted: T
 /** MRR month by month into the next year, counting what is scheduled after today. */
 export const COMMITTED_MRR_URL = '/reports/mrr?date=20251101-20271130&interval=month&committed=true';
 
-type SubscriptionRow = { plan_id: string | null; quantity: number; scheduled_changes: unknown[] };
+type SubscriptionRow = { quantity: number; scheduled_changes: unknown[] };
 
 /**
- * A customer's subscription records as plan, quantity and scheduled changes, in a set order
- * (their ids are the system's: a Chargebee plan item is keyed by its subscription, a Stripe one not).
+ * A customer's subscription records as quantity and scheduled changes, in a set order (their
+ * ids and add-ons' plan ids are the system's: a Recurly add-on's plan is `<plan>:<add-on>`).
  */
 async function subscriptionsOf(t: TestApp, account: TestAccount, customerId: string) {
   const { list } = (await t.read(account.adminKey, `/data/subscriptions?customer=${customerId}&limit=100`))
     .result as { list: SubscriptionRow[] };
   return list
-    .map(({ plan_id, quantity, scheduled_changes }) => ({ plan_id, quantity, scheduled_changes }))
+    .map(({ quantity, scheduled_changes }) => ({ quantity, scheduled_changes }))
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
 /**
- * The records of the customers with changes to come (`changed`) carry the posted ones' plans,
+ * The records of the customers with changes to come (`changed`) carry the posted ones'
  * quantities and scheduled changes, and the committed MRR of the account into next year is the posted one's.
  */
 export async function expectSameCommittedMrr(
