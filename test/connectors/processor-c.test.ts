@@ -9,6 +9,7 @@ import {
   expectSameCommittedMrr,
   expectSameMrr,
   importAndPosted,
+  importedBy,
   localApi,
   MRR_URL,
   newSource,
@@ -19,7 +20,7 @@ import {
 } from '../helpers/connector-tests.js';
 import { recurlyData } from '../helpers/recurly-account.js';
 import { withRemovedSeats, withTermEndChanges } from '../helpers/plan-changes.js';
-import { generateAccount } from '../helpers/stripe-account.js';
+import { generateAccount, planMrr } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'recurly_private_fake_books';
@@ -155,10 +156,7 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
     const removedAt = removed!.subscription.items.find((item) => item.endedAt !== undefined)!.endedAt!;
     const small = await startFakeRecurly(recurlyData([seated!]), API_KEY);
     await withServices(t, small, recurlyConnector(settingsFor(small)), async (services) => {
-      const account = await t.newAccount('Seats removed');
-      const id = await newSource(t, account, RECURLY);
-      await services.imports.connectByKey(account.id, id, { apiKey: API_KEY });
-      await services.imports.settled(account.id, id);
+      const { account } = await importedBy(t, services, 'Seats removed', RECURLY, { apiKey: API_KEY });
       const sub = small.data.subscriptions[0]!;
       const seatRecord = `/data/subscriptions/${sub.id}:price_seat`;
       expect(await t.read(account.adminKey, seatRecord)).toMatchObject({ status: 'active', ended_at: null });
@@ -184,6 +182,38 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
       const twin = await t.newAccount('Seats removed, posted');
       await seedPosted(t, twin, [removed!]);
       expect(await t.read(account.adminKey, MRR_URL)).toEqual(await t.read(twin.adminKey, MRR_URL));
+    });
+  });
+
+  it('reads a pending change again when a customer is re-imported', async () => {
+    const small = withTermEndChanges(generateAccount(12, TODAY, 7));
+    const changed = small.find((customer) => customer.subscription.termEndChange !== undefined)!;
+    const site = await startFakeRecurly(recurlyData(small), API_KEY);
+    await withServices(t, site, recurlyConnector(settingsFor(site)), async (services) => {
+      const { account } = await importedBy(t, services, 'Pending change', RECURLY, { apiKey: API_KEY });
+      const sub = changed.subscription;
+      const change = sub.termEndChange!;
+      const record = `/data/subscriptions/${sub.id}`;
+      const resync = () => services.imports.resyncCustomer(account.id, changed.id);
+      const wire = site.data.subscriptions.find((item) => item.id === sub.id)!;
+      const pending = wire.pending_change as RecurlyObject;
+
+      // The pending change dropped at Recurly: nothing is scheduled any more.
+      delete wire.pending_change;
+      await resync();
+      expect((await t.read(account.adminKey, record)).scheduled_changes).toEqual([]);
+
+      // Back again: read from the account's subscriptions, its plan read for its interval.
+      wire.pending_change = pending;
+      await resync();
+      expect((await t.read(account.adminKey, record)).scheduled_changes).toEqual([
+        {
+          date: new Date(change.at * 1000).toISOString().slice(0, 10),
+          ...(change.planId === sub.items[0]!.planId ? {} : { plan_id: change.planId }),
+          quantity: change.quantity,
+          amount: planMrr(change.planId, change.quantity),
+        },
+      ]);
     });
   });
 

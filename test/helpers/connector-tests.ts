@@ -181,6 +181,21 @@ export async function withServices(
   }
 }
 
+/** A new account with a source connected by key through `services`, its import done. */
+export async function importedBy(
+  t: TestApp,
+  services: Services,
+  name: string,
+  source: { name: string; type: string },
+  credentials: ConnectorCredentials,
+): Promise<{ account: TestAccount; id: string }> {
+  const account = await t.newAccount(name);
+  const id = await newSource(t, account, source);
+  await services.imports.connectByKey(account.id, id, credentials);
+  await services.imports.settled(account.id, id);
+  return { account, id };
+}
+
 /**
  * A fake whose answers to `path` are all 500: the import stops once its bounded retries (four)
  * are spent, a quarter of the way through, with the system's error as its last.
