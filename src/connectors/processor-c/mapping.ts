@@ -81,7 +81,10 @@ export function mapAccount(account: Account) {
 }
 
 /** Recurly plans bill every `interval_length` days or months; ours name the largest whole unit. */
-export function billingFrequency(unit: string | null | undefined, length: number | null | undefined) {
+export function billingFrequency(
+  unit: string | null | undefined,
+  length: number | null | undefined,
+): { billing_freq: 'day' | 'week' | 'month' | 'year'; billing_freq_count: number } {
   const count = length && length > 0 ? length : 1;
   if (unit === 'days') {
     return count % 7 === 0
@@ -201,10 +204,7 @@ function monthlyMrr(plan: Plan, unitAmount: number, quantity: number, currency: 
   const { billing_freq, billing_freq_count } = billingFrequency(plan.intervalUnit, plan.intervalLength);
   const period = minorUnits(unitAmount * quantity, currency);
   return Math.round(
-    monthlyFromPeriodAmount(period, {
-      billingFreq: billing_freq as 'day' | 'week' | 'month' | 'year',
-      billingFreqCount: billing_freq_count,
-    }),
+    monthlyFromPeriodAmount(period, { billingFreq: billing_freq, billingFreqCount: billing_freq_count }),
   );
 }
 

@@ -82,9 +82,14 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
     );
   }
 
-  /** The subscriptions' records; the plans their pending changes name are read for their intervals. */
+  /** The subscriptions' records; the plans their pending changes move to are read for their intervals. */
   async function subscriptionRecords(subscriptions: readonly Subscription[], billed?: readonly LineItem[]) {
-    await knowPlans(subscriptions.flatMap((sub) => (sub.pendingChange ? plansNamed([sub]) : [])));
+    await knowPlans(
+      subscriptions.flatMap((sub) => {
+        const code = sub.pendingChange ? (sub.pendingChange.plan?.code ?? sub.plan?.code) : undefined;
+        return code ? [code] : [];
+      }),
+    );
     const planOf = (code: string) => knownPlans.get(code);
     return subscriptions.flatMap((subscription) => mapSubscription(subscription, { planOf, billed }));
   }
@@ -179,6 +184,7 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
       const plans = [];
       for (const planCode of new Set(plansNamed(subscriptions)))
         plans.push(await call(() => client.getPlan(`code-${planCode}`)));
+      // Read before the subscriptions, whose pending changes take their plans' intervals from them.
       const planRecordsRead = await planRecords(plans);
       // The whole account's lines: add-ons billed there and gone from their subscription end.
       const billed = invoices.flatMap(({ lines }) => lines);
