@@ -13,7 +13,7 @@ const pro = {
 };
 
 /** A plan as the plan lists show it: its id again as external_id, and its data source. */
-const listed = (plan: { id: string }) => ({
+const listed = <Plan extends { id: string }>(plan: Plan) => ({
   ...plan,
   external_id: plan.id,
   data_source: expect.stringMatching(/^[0-9a-f-]{36}$/),

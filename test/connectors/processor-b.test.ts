@@ -8,15 +8,18 @@ import {
   expectConnected,
   expectConnectRefused,
   expectGivesUp,
+  expectSameCommittedMrr,
   expectSameMrr,
   importAndPosted,
+  importedBy,
   localApi,
   newSource as createSource,
   NO_WAIT,
   TODAY,
   withServices,
 } from '../helpers/connector-tests.js';
-import { generateAccount } from '../helpers/stripe-account.js';
+import { withTermEndChanges } from '../helpers/plan-changes.js';
+import { generateAccount, planMrr } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const SITE = 'fake-books-test';
@@ -28,7 +31,8 @@ function settingsFor(fake: FakeChargebee, extra: ChargebeeApiSettings = {}): Cha
 }
 
 describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee on %s', (kind) => {
-  const customers = generateAccount(1000, TODAY);
+  // Some subscriptions have changes scheduled for their term's end.
+  const customers = withTermEndChanges(generateAccount(1000, TODAY));
   let fake: FakeChargebee;
   let t: TestApp;
   let imported: TestAccount;
@@ -45,7 +49,7 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
 
   const newSource = (account: TestAccount) => createSource(t, account, CHARGEBEE);
 
-  it('imports 1,000 customers whose MRR month by month equals the same account posted through /data', async () => {
+  it('imports 1,000 customers whose MRR month by month, committed too, equals the same account posted through /data', async () => {
     const id = await newSource(imported);
     await expectConnected(t, imported, id, { api_key: API_KEY, site: SITE });
     await t.services.imports.settled(imported.id, id);
@@ -70,6 +74,13 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
     });
 
     await expectSameMrr(t, imported, posted);
+    const changed = customers.filter((customer) => customer.subscription.termEndChange !== undefined);
+    await expectSameCommittedMrr(
+      t,
+      imported,
+      posted,
+      changed.map((customer) => customer.id),
+    );
   }, 600_000);
 
   it('retries 429 after its Retry-After, 5xx and timeouts, and reads every page', async () => {
@@ -115,6 +126,53 @@ describe.each(STORE_KINDS)('processor-b (Chargebee) import from a fake Chargebee
             0,
           ),
       );
+    });
+  });
+
+  it('reads the scheduled changes again when a customer is re-imported', async () => {
+    const small = withTermEndChanges(generateAccount(12, TODAY, 7));
+    const changed = small.find((customer) => customer.subscription.termEndChange !== undefined)!;
+    const site = await startFakeChargebee(chargebeeData(small), SITE, API_KEY);
+    await withServices(t, site, chargebeeConnector(settingsFor(site)), async (services) => {
+      const { account } = await importedBy(t, services, 'Scheduled changes', CHARGEBEE, {
+        apiKey: API_KEY,
+        site: SITE,
+      });
+      const sub = changed.subscription;
+      const record = `/data/subscriptions/${sub.id}`;
+      const change = sub.termEndChange!;
+      const date = new Date(change.at * 1000).toISOString().slice(0, 10);
+      expect((await t.read(account.adminKey, record)).scheduled_changes).toEqual([
+        {
+          date,
+          ...(change.planId === sub.items[0]!.planId ? {} : { plan_id: change.planId }),
+          quantity: change.quantity,
+          amount: planMrr(change.planId, change.quantity),
+        },
+      ]);
+      const resync = () => services.imports.resyncCustomer(account.id, changed.id);
+
+      // At Chargebee the change is removed: the record has none left.
+      const wire = site.data.subscriptions.find((item) => item.id === sub.id)!;
+      const next = site.data.scheduledChanges.get(sub.id)!;
+      wire.has_scheduled_changes = false;
+      site.data.scheduledChanges.delete(sub.id);
+      await resync();
+      expect((await t.read(account.adminKey, record)).scheduled_changes).toEqual([]);
+
+      // Then 5 units of the current plan are scheduled instead (the addons dropped).
+      const planItem = (wire.subscription_items as { item_type: string; unit_price: number }[]).find(
+        (item) => item.item_type === 'plan',
+      )!;
+      wire.has_scheduled_changes = true;
+      site.data.scheduledChanges.set(sub.id, {
+        ...next,
+        subscription_items: [{ ...planItem, quantity: 5, amount: 5 * planItem.unit_price }],
+      });
+      await resync();
+      expect((await t.read(account.adminKey, record)).scheduled_changes).toEqual([
+        { date, quantity: 5, amount: planMrr(sub.items[0]!.planId, 5) },
+      ]);
     });
   });
 

@@ -1,21 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recurlyConnector, type RecurlyApiSettings } from '../../src/connectors/processor-c/index.js';
-import { type FakeRecurly, startFakeRecurly } from '../fakes/recurly-server.js';
+import { type FakeRecurly, type RecurlyObject, startFakeRecurly } from '../fakes/recurly-server.js';
 import type { TestAccount, TestApp } from '../helpers/app.js';
 import {
   expectConnected,
   expectConnectRefused,
   expectGivesUp,
+  expectSameCommittedMrr,
   expectSameMrr,
   importAndPosted,
+  importedBy,
   localApi,
+  MRR_URL,
   newSource,
   noWait,
+  seedPosted,
   TODAY,
   withServices,
 } from '../helpers/connector-tests.js';
 import { recurlyData } from '../helpers/recurly-account.js';
-import { generateAccount } from '../helpers/stripe-account.js';
+import { withRemovedSeats, withTermEndChanges } from '../helpers/plan-changes.js';
+import { generateAccount, planMrr } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'recurly_private_fake_books';
@@ -29,7 +34,10 @@ function settingsFor(fake: FakeRecurly, extra: RecurlyApiSettings = {}): Recurly
 }
 
 describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on %s', (kind) => {
-  const customers = generateAccount(Number(process.env.RC_CUSTOMERS ?? 1000), TODAY);
+  // Some subscriptions have a change pending for their term's end, some had their seats removed.
+  const customers = withRemovedSeats(
+    withTermEndChanges(generateAccount(Number(process.env.RC_CUSTOMERS ?? 1000), TODAY)),
+  );
   const wire = recurlyData(customers);
   let fake: FakeRecurly;
   let t: TestApp;
@@ -51,7 +59,7 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
     return id;
   }
 
-  it('imports 1,000 customers whose MRR month by month equals the same account posted through /data', async () => {
+  it('imports 1,000 customers whose MRR month by month, committed too, equals the same account posted through /data', async () => {
     const id = await connectedSource(imported);
     await t.services.imports.settled(imported.id, id);
 
@@ -69,6 +77,27 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
     });
 
     await expectSameMrr(t, imported, posted);
+    const changed = customers.filter((customer) => customer.subscription.termEndChange !== undefined);
+    await expectSameCommittedMrr(
+      t,
+      imported,
+      posted,
+      changed.map((customer) => customer.id),
+    );
+    // The seats removed earlier (listed as expired add-ons) ended then.
+    const seatsRemoved = customers.flatMap((customer) =>
+      customer.subscription.items.flatMap((item) =>
+        item.endedAt === undefined
+          ? []
+          : [{ id: `${customer.subscription.id}:price_seat`, end: item.endedAt }],
+      ),
+    );
+    expect(seatsRemoved.length).toBeGreaterThan(0);
+    for (const seats of seatsRemoved)
+      expect(await t.read(imported.adminKey, `/data/subscriptions/${seats.id}`)).toMatchObject({
+        status: 'canceled',
+        ended_at: new Date(seats.end * 1000).toISOString(),
+      });
   }, 600_000);
 
   it('retries 429 after X-RateLimit-Reset or Retry-After, 5xx and timeouts, and reads every page', async () => {
@@ -108,6 +137,83 @@ describe.each(STORE_KINDS)('processor-c (Recurly) import from a fake Recurly on 
       expect(flaky.requests.filter((request) => request.startsWith('GET /plans?'))).toHaveLength(2);
       const list = await t.read(account.adminKey, `/data/invoices?data_source=${id}&limit=1000`);
       expect(list.result.count).toBe(flaky.data.invoices.length);
+    });
+  });
+
+  it('ends the record of an add-on removed from its subscription when the customer is re-imported', async () => {
+    // A live subscription with seats, billed for three periods or more.
+    const [seated] = generateAccount(80, TODAY, 15).filter(
+      (customer) =>
+        !customer.deleted &&
+        customer.subscription.status === 'active' &&
+        !customer.subscription.cancelAtPeriodEnd &&
+        !customer.subscription.paused &&
+        customer.invoices.length >= 3 &&
+        customer.subscription.items.some((item) => item.planId === 'price_seat'),
+    );
+    // The same customer with the seats removed at its second-to-last renewal, posted through /data.
+    const [removed] = withRemovedSeats([seated!]);
+    const removedAt = removed!.subscription.items.find((item) => item.endedAt !== undefined)!.endedAt!;
+    const small = await startFakeRecurly(recurlyData([seated!]), API_KEY);
+    await withServices(t, small, recurlyConnector(settingsFor(small)), async (services) => {
+      const { account } = await importedBy(t, services, 'Seats removed', RECURLY, { apiKey: API_KEY });
+      const sub = small.data.subscriptions[0]!;
+      const seatRecord = `/data/subscriptions/${sub.id}:price_seat`;
+      expect(await t.read(account.adminKey, seatRecord)).toMatchObject({ status: 'active', ended_at: null });
+
+      // At Recurly, a change removed the seats: gone from the subscription (not expired, just
+      // gone) and from the invoices since.
+      sub.add_ons = (sub.add_ons as RecurlyObject[]).filter(
+        (addOn) => (addOn.add_on as { code: string }).code !== 'price_seat',
+      );
+      for (const invoice of removed!.invoices.slice(-2)) {
+        const wire = small.data.invoices.find((item) => item.id === invoice.id)!;
+        wire.line_items = (wire.line_items as RecurlyObject[]).filter(
+          (line) => line.add_on_code !== 'price_seat',
+        );
+      }
+      await services.imports.resyncCustomer(account.id, seated!.id);
+
+      // Ended where its last billed period ended, as the posted twin says.
+      expect(await t.read(account.adminKey, seatRecord)).toMatchObject({
+        status: 'canceled',
+        ended_at: new Date(removedAt * 1000).toISOString(),
+      });
+      const twin = await t.newAccount('Seats removed, posted');
+      await seedPosted(t, twin, [removed!]);
+      expect(await t.read(account.adminKey, MRR_URL)).toEqual(await t.read(twin.adminKey, MRR_URL));
+    });
+  });
+
+  it('reads a pending change again when a customer is re-imported', async () => {
+    const small = withTermEndChanges(generateAccount(12, TODAY, 7));
+    const changed = small.find((customer) => customer.subscription.termEndChange !== undefined)!;
+    const site = await startFakeRecurly(recurlyData(small), API_KEY);
+    await withServices(t, site, recurlyConnector(settingsFor(site)), async (services) => {
+      const { account } = await importedBy(t, services, 'Pending change', RECURLY, { apiKey: API_KEY });
+      const sub = changed.subscription;
+      const change = sub.termEndChange!;
+      const record = `/data/subscriptions/${sub.id}`;
+      const resync = () => services.imports.resyncCustomer(account.id, changed.id);
+      const wire = site.data.subscriptions.find((item) => item.id === sub.id)!;
+      const pending = wire.pending_change as RecurlyObject;
+
+      // The pending change dropped at Recurly: nothing is scheduled any more.
+      delete wire.pending_change;
+      await resync();
+      expect((await t.read(account.adminKey, record)).scheduled_changes).toEqual([]);
+
+      // Back again: read from the account's subscriptions, its plan read for its interval.
+      wire.pending_change = pending;
+      await resync();
+      expect((await t.read(account.adminKey, record)).scheduled_changes).toEqual([
+        {
+          date: new Date(change.at * 1000).toISOString().slice(0, 10),
+          ...(change.planId === sub.items[0]!.planId ? {} : { plan_id: change.planId }),
+          quantity: change.quantity,
+          amount: planMrr(change.planId, change.quantity),
+        },
+      ]);
     });
   });
 

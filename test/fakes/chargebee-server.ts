@@ -11,6 +11,11 @@ export interface ChargebeeData {
   items: WireObject[];
   itemPrices: WireObject[];
   subscriptions: WireObject[];
+  /**
+   * The next term of each subscription with `has_scheduled_changes`, by subscription id: what
+   * `retrieve_with_scheduled_changes` answers (the subscription as the changes leave it).
+   */
+  scheduledChanges: Map<string, WireObject>;
   /** Each invoice's `line_items` is the full array of its lines; the fake pages it. */
   invoices: WireObject[];
   creditNotes: WireObject[];
@@ -91,13 +96,14 @@ function listPage(items: readonly WireObject[], name: string, query: URLSearchPa
  * A local server answering the Chargebee API calls processor-b makes, in Chargebee's wire
  * format: the site named by the Host header, Basic authentication with the API key as user
  * name, list envelopes paged with `limit`/`offset`/`next_offset`, the filters the connector
- * sends, Chargebee error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers).
+ * sends, Chargebee error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers),
+ * each answer after `latencyMs` if given.
  */
 export async function startFakeChargebee(
   data: ChargebeeData,
   site: string,
   apiKey: string,
-  options: { embeddedLines?: number } = {},
+  options: { embeddedLines?: number; latencyMs?: number } = {},
 ): Promise<FakeChargebee> {
   const faults: Fault[] = [];
   const requests: string[] = [];
@@ -152,6 +158,15 @@ export async function startFakeChargebee(
           }),
         }
       );
+    }
+    const withChanges = /^\/subscriptions\/([^/]+)\/retrieve_with_scheduled_changes$/.exec(path);
+    if (withChanges) {
+      const id = decodeURIComponent(withChanges[1]!);
+      const current = data.subscriptions.find((item) => item.id === id);
+      if (!current) return 'not_found';
+      const next = data.scheduledChanges.get(id) ?? current;
+      const customer = data.customers.find((item) => item.id === current.customer_id);
+      return { subscription: next, ...(customer ? { customer } : {}) };
     }
     if (path === '/invoices') {
       const page = list(data.invoices, 'invoice');
@@ -250,9 +265,13 @@ export async function startFakeChargebee(
           param: 'offset',
         });
       }
-      if (res.headersSent || res.destroyed) return;
-      res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' });
-      res.end(JSON.stringify(body));
+      const reply = () => {
+        if (res.headersSent || res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' });
+        res.end(JSON.stringify(body));
+      };
+      if (options.latencyMs) setTimeout(reply, options.latencyMs);
+      else reply();
     }
   }
 

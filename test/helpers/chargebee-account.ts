@@ -17,6 +17,8 @@ interface Catalog {
   items: WireObject[];
   itemPrices: WireObject[];
   typeOf: Map<string, ItemType>;
+  /** Each item price's price per unit, in cents. */
+  priceOf: Map<string, number>;
 }
 
 /** Items and item prices from the generator's prices (the catalog is not part of an account). */
@@ -25,6 +27,7 @@ function catalog(customers: readonly Customer[]): Catalog {
   const productName = new Map(stripe.products.map((product) => [product.id, product.name as string]));
   const created = Date.parse('2025-10-01T00:00:00Z') / 1000;
   const typeOf = new Map<string, ItemType>();
+  const priceOf = new Map(stripe.prices.map((price) => [price.id, price.unit_amount as number]));
   const items: WireObject[] = [];
   const itemPrices: WireObject[] = [];
   for (const price of stripe.prices) {
@@ -67,7 +70,7 @@ function catalog(customers: readonly Customer[]): Catalog {
       deleted: false,
     });
   }
-  return { items, itemPrices, typeOf };
+  return { items, itemPrices, typeOf, priceOf };
 }
 
 const CHARGEBEE_STATUS = { paid: 'paid', open: 'payment_due', void: 'voided' } as const;
@@ -81,8 +84,18 @@ function invoiceTotal(invoice: Invoice): number {
 
 /** The account as a Chargebee site serves it. */
 export function chargebeeData(customers: readonly Customer[]): ChargebeeData {
-  const { items, itemPrices, typeOf } = catalog(customers);
+  const { items, itemPrices, typeOf, priceOf } = catalog(customers);
   const subscriptions: WireObject[] = [];
+  const scheduledChanges = new Map<string, WireObject>();
+  /** A subscription item as Chargebee lists it: per-unit price and the amount of its quantity. */
+  const wireItem = (planId: string, quantity: number, termEnd: number) => ({
+    item_price_id: planId,
+    item_type: typeOf.get(planId),
+    quantity,
+    unit_price: priceOf.get(planId),
+    amount: priceOf.get(planId)! * quantity,
+    ...(termEnd > 0 ? { current_term_end: termEnd } : {}),
+  });
   const invoices: WireObject[] = [];
   const creditNotes: WireObject[] = [];
   const transactions: WireObject[] = [];
@@ -128,6 +141,7 @@ export function chargebeeData(customers: readonly Customer[]): ChargebeeData {
             ? 'non_renewing'
             : 'active';
     const termEnd = sub.items[0]!.periodEnd;
+    const change = sub.termEndChange;
     subscriptions.push({
       id: sub.id,
       customer_id: customer.id,
@@ -152,17 +166,28 @@ export function chargebeeData(customers: readonly Customer[]): ChargebeeData {
             total_dues: dueInvoices.reduce((s, i) => s + invoiceTotal(i), 0),
           }
         : {}),
-      subscription_items: sub.items.map((item) => ({
-        item_price_id: item.planId,
-        item_type: typeOf.get(item.planId),
-        quantity: item.quantity,
-        ...(termEnd > 0 ? { current_term_end: termEnd } : {}),
-      })),
-      has_scheduled_changes: false,
+      subscription_items: sub.items.map((item) => wireItem(item.planId, item.quantity, termEnd)),
+      has_scheduled_changes: change !== undefined,
+      ...(change === undefined ? {} : { changes_scheduled_at: change.at }),
       has_scheduled_advance_invoices: false,
       deleted: false,
       decommissioned: false,
     });
+    if (change !== undefined) {
+      // The next term (its term dates left out: nothing reads them): the plan item replaced,
+      // the items the change removes gone.
+      const { current_term_end, next_billing_at, ...current } = subscriptions.at(-1)!;
+      scheduledChanges.set(sub.id, {
+        ...current,
+        subscription_items: [
+          wireItem(change.planId, change.quantity, 0),
+          ...sub.items
+            .slice(1)
+            .filter((item) => !change.removed.includes(item.id))
+            .map((item) => wireItem(item.planId, item.quantity, 0)),
+        ],
+      });
+    }
 
     for (const invoice of customer.invoices) {
       const priceType = invoice.lines.some((line) => line.inclusive) ? 'tax_inclusive' : 'tax_exclusive';
@@ -283,6 +308,7 @@ export function chargebeeData(customers: readonly Customer[]): ChargebeeData {
     items,
     itemPrices,
     subscriptions,
+    scheduledChanges,
     invoices,
     creditNotes,
     transactions,

@@ -71,6 +71,8 @@ export interface RestartCase {
   customers: readonly Customer[];
   source: { name: string; type: string };
   apiKey: string;
+  /** What connecting takes besides the key (Chargebee's `site`). */
+  connectWith?: Record<string, string>;
   /**
    * Once the import is at the invoices (75 %): the processed count to wait past before the kill,
    * so that some invoice pages are stored. `processed` reads the count now.
@@ -94,6 +96,7 @@ export async function expectResumesAfterKill(c: RestartCase) {
   const progressUrl = `/data/data-sources/${id}/progress`;
   const connected = await request(first, key, 'POST', `/data/data-sources/${id}/connect`, {
     api_key: c.apiKey,
+    ...c.connectWith,
   });
   expect(connected.status, JSON.stringify(connected.body)).toBe(200);
 

@@ -121,6 +121,44 @@ export async function expectSameMrr(t: TestApp, imported: TestAccount, posted: T
   expect(fromApi.result.length).toBe(13);
 }
 
+/** MRR month by month into the next year, counting what is scheduled after today. */
+export const COMMITTED_MRR_URL = '/reports/mrr?date=20251101-20271130&interval=month&committed=true';
+
+type SubscriptionRow = { quantity: number; scheduled_changes: unknown[] };
+
+/**
+ * A customer's subscription records as quantity and scheduled changes, in a set order (their
+ * ids and add-ons' plan ids are the system's: a Recurly add-on's plan is `<plan>:<add-on>`).
+ */
+async function subscriptionsOf(t: TestApp, account: TestAccount, customerId: string) {
+  const { list } = (await t.read(account.adminKey, `/data/subscriptions?customer=${customerId}&limit=100`))
+    .result as { list: SubscriptionRow[] };
+  return list
+    .map(({ quantity, scheduled_changes }) => ({ quantity, scheduled_changes }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+/**
+ * The records of the customers with changes to come (`changed`) carry the posted ones'
+ * quantities and scheduled changes, and the committed MRR of the account into next year is the posted one's.
+ */
+export async function expectSameCommittedMrr(
+  t: TestApp,
+  imported: TestAccount,
+  posted: TestAccount,
+  changed: readonly string[],
+) {
+  expect(changed.length).toBeGreaterThan(0);
+  for (const customerId of changed) {
+    const records = await subscriptionsOf(t, imported, customerId);
+    expect(records.some((record) => record.scheduled_changes.length > 0)).toBe(true);
+    expect(records).toEqual(await subscriptionsOf(t, posted, customerId));
+  }
+  expect(await t.read(imported.adminKey, COMMITTED_MRR_URL)).toEqual(
+    await t.read(posted.adminKey, COMMITTED_MRR_URL),
+  );
+}
+
 /**
  * Runs `body` with services of their own over the app's store (with the connector given, often
  * one pointed at a fake that fails), then closes them and the fake.
@@ -141,6 +179,21 @@ export async function withServices(
     await services.imports.close();
     await fake.close();
   }
+}
+
+/** A new account with a source connected by key through `services`, its import done. */
+export async function importedBy(
+  t: TestApp,
+  services: Services,
+  name: string,
+  source: { name: string; type: string },
+  credentials: ConnectorCredentials,
+): Promise<{ account: TestAccount; id: string }> {
+  const account = await t.newAccount(name);
+  const id = await newSource(t, account, source);
+  await services.imports.connectByKey(account.id, id, credentials);
+  await services.imports.settled(account.id, id);
+  return { account, id };
 }
 
 /**

@@ -105,7 +105,13 @@ export function recurlyData(customers: readonly Customer[]): RecurlyData {
   const created = iso(Date.parse('2025-10-01T00:00:00Z') / 1000);
   const plans = plansOf(customers);
   const live = customers.filter((customer) => !customer.deleted);
-  const mainCodes = new Set(live.map((customer) => customer.subscription.items[0]!.planId));
+  // The plans subscriptions are on or change to.
+  const mainCodes = new Set(
+    live.flatMap((customer) => {
+      const sub = customer.subscription;
+      return [sub.items[0]!.planId, ...(sub.termEndChange ? [sub.termEndChange.planId] : [])];
+    }),
+  );
   const addOnsOf = new Map<string, Set<string>>();
   for (const customer of live) {
     const [main, ...others] = customer.subscription.items;
@@ -189,6 +195,25 @@ export function recurlyData(customers: readonly Customer[]): RecurlyData {
       state = 'paused';
     }
     const updated = Math.max(sub.start, canceledAt ?? 0, customer.invoices.at(-1)?.created ?? 0);
+    const change = sub.termEndChange;
+    // An add-on removed from the subscription stays listed, with when it expired.
+    const subscriptionAddOn = (item: (typeof others)[number]) => ({
+      id: `sao-${item.id}`,
+      object: 'subscription_add_on',
+      subscription_id: sub.id,
+      add_on: {
+        id: `ao-${main!.planId}-${item.planId}`,
+        object: 'add_on_mini',
+        code: item.planId,
+        name: plans.get(item.planId)!.name,
+        add_on_type: plans.get(item.planId)!.pricing_model === 'metered' ? 'usage' : 'fixed',
+      },
+      quantity: item.quantity,
+      unit_amount: major(plans.get(item.planId)!.amount),
+      created_at: iso(sub.start),
+      updated_at: iso(item.endedAt ?? sub.start),
+      expired_at: item.endedAt === undefined ? null : iso(item.endedAt),
+    });
     subscriptions.push({
       id: sub.id,
       object: 'subscription',
@@ -209,23 +234,29 @@ export function recurlyData(customers: readonly Customer[]): RecurlyData {
       currency: customer.currency.toUpperCase(),
       unit_amount: major(plans.get(main!.planId)!.amount),
       quantity: main!.quantity,
-      add_ons: others.map((item) => ({
-        id: `sao-${item.id}`,
-        object: 'subscription_add_on',
-        subscription_id: sub.id,
-        add_on: {
-          id: `ao-${main!.planId}-${item.planId}`,
-          object: 'add_on_mini',
-          code: item.planId,
-          name: plans.get(item.planId)!.name,
-          add_on_type: plans.get(item.planId)!.pricing_model === 'metered' ? 'usage' : 'fixed',
-        },
-        quantity: item.quantity,
-        unit_amount: major(plans.get(item.planId)!.amount),
-        created_at: iso(sub.start),
-        updated_at: iso(sub.start),
-        expired_at: null,
-      })),
+      add_ons: others.map(subscriptionAddOn),
+      ...(change === undefined
+        ? {}
+        : {
+            pending_change: {
+              id: `sc-${sub.id}`,
+              object: 'subscription_change',
+              subscription_id: sub.id,
+              activate_at: iso(change.at),
+              activated: false,
+              plan: {
+                id: `p-${change.planId}`,
+                object: 'plan_mini',
+                code: change.planId,
+                name: plans.get(change.planId)!.name,
+              },
+              unit_amount: major(plans.get(change.planId)!.amount),
+              quantity: change.quantity,
+              add_ons: others.filter((item) => !change.removed.includes(item.id)).map(subscriptionAddOn),
+              created_at: iso(updated),
+              updated_at: iso(updated),
+            },
+          }),
       auto_renew: true,
       collection_method: 'automatic',
       activated_at: iso(sub.start),

@@ -136,6 +136,18 @@ export interface Schedule {
   changes: Record<string, ItemChange>;
 }
 
+/**
+ * A change the billing system holds for the end of the current term (Chargebee's scheduled
+ * changes, Recurly's pending change; Stripe's form leaves it out): from `at` on, the first item
+ * is `planId` x `quantity`, and the `removed` items are gone.
+ */
+export interface TermEndChange {
+  at: number;
+  planId: string;
+  quantity: number;
+  removed: string[];
+}
+
 export interface Customer {
   id: string;
   name: string;
@@ -147,7 +159,8 @@ export interface Customer {
   deleted: boolean;
   subscription: {
     id: string;
-    items: { id: string; planId: string; quantity: number; periodEnd: number }[];
+    /** `endedAt`: an extra item removed then, billed no more after it (Recurly's form only). */
+    items: { id: string; planId: string; quantity: number; periodEnd: number; endedAt?: number }[];
     status: 'active' | 'trialing' | 'past_due' | 'canceled';
     start: number;
     trialEnd: number | null;
@@ -157,6 +170,8 @@ export interface Customer {
     paused: boolean;
     /** Only in an account given them by withSchedulesAndCreditNotes. */
     schedule?: Schedule;
+    /** Only in an account given them by withTermEndChanges. */
+    termEndChange?: TermEndChange;
   };
   invoices: Invoice[];
 }
@@ -757,6 +772,31 @@ function wireLine(line: Line, subscription: string, currency: string): WireObjec
   };
 }
 
+/** The MRR in cents of `quantity` units of a plan: its amount for one period, monthly, rounded. */
+export function planMrr(planId: string, quantity: number): number {
+  const p = plan(planId);
+  return Math.round((p.amount * quantity) / (p.interval === 'year' ? 12 * p.count : p.count));
+}
+
+/** The scheduled changes of a subscription item's record (the first item is the plan's). */
+function scheduledChanges(sub: Customer['subscription'], item: Customer['subscription']['items'][number]) {
+  const change = sub.termEndChange;
+  if (change === undefined) return {};
+  const date = dayOf(change.at);
+  if (change.removed.includes(item.id)) return { scheduled_changes: [{ date, quantity: 0, amount: 0 }] };
+  if (item !== sub.items[0]) return {};
+  return {
+    scheduled_changes: [
+      {
+        date,
+        ...(change.planId === item.planId ? {} : { plan_id: change.planId }),
+        quantity: change.quantity,
+        amount: planMrr(change.planId, change.quantity),
+      },
+    ],
+  };
+}
+
 /** The same account as /data/* bodies, each kind in write order. */
 export function dataRecords(customers: readonly Customer[]) {
   const live = customers.filter((customer) => !customer.deleted);
@@ -784,7 +824,7 @@ export function dataRecords(customers: readonly Customer[]) {
       return sub.items.map((item) => {
         const cancelAt = sub.cancelAtPeriodEnd ? item.periodEnd : scheduledEnd;
         const change = sub.schedule?.changes[item.id];
-        return {
+        const record = {
           id: item.id,
           customer_id: customer.id,
           plan_id: item.planId,
@@ -795,8 +835,19 @@ export function dataRecords(customers: readonly Customer[]) {
           cancel_at: cancelAt === null ? null : iso(cancelAt),
           ended_at: sub.endedAt === null ? null : iso(sub.endedAt),
           currency: customer.currency,
+          // An account has Stripe's schedules or term-end changes, never both.
           scheduled_changes: change ? [change] : [],
+          ...scheduledChanges(sub, item),
         };
+        return item.endedAt === undefined
+          ? record
+          : {
+              ...record,
+              status: 'canceled',
+              cancel_requested_at: null,
+              cancel_at: null,
+              ended_at: iso(item.endedAt),
+            };
       });
     }),
     invoices: live.flatMap((customer) =>

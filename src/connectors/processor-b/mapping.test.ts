@@ -202,6 +202,46 @@ describe('mapSubscription', () => {
     });
   });
 
+  it('gives each record whose item changes at changes_scheduled_at that change, from the next term', () => {
+    const current = subscription({
+      has_scheduled_changes: true,
+      changes_scheduled_at: FEB_1,
+      subscription_items: [
+        { item_price_id: 'pro-USD-monthly', item_type: 'plan', quantity: 1 },
+        { item_price_id: 'seat-USD-monthly', item_type: 'addon', quantity: 3 },
+        { item_price_id: 'calls-USD-monthly', item_type: 'addon', quantity: 1 },
+        { item_price_id: 'support-USD-monthly', item_type: 'addon', quantity: 1 },
+      ],
+    });
+    const next = subscription({
+      subscription_items: [
+        // Pro yearly, 2 units of 30000: 60000 a year.
+        { item_price_id: 'pro-USD-yearly', item_type: 'plan', quantity: 2, unit_price: 30000, amount: 60000 },
+        { item_price_id: 'calls-USD-monthly', item_type: 'addon', quantity: 2, unit_price: 0 },
+        { item_price_id: 'support-USD-monthly', item_type: 'addon', quantity: 1, unit_price: 900 },
+        { item_price_id: 'extra-USD-monthly', item_type: 'addon', quantity: 1, unit_price: 500 },
+      ],
+    });
+    const periodOf: PeriodOf = (id) =>
+      id === 'pro-USD-yearly' ? { period: 1, unit: 'year' } : { period: 1, unit: 'month' };
+    const records = mapSubscription(current, {
+      subscription: next,
+      periodOf,
+      metered: (id) => id === 'calls-USD-monthly',
+    });
+    expect(records.map((record) => [record.id, record.scheduled_changes])).toEqual([
+      // The plan item becomes Pro yearly x2 on Feb 1: 60000 / 12 = 5000 a month.
+      ['sub_1', [{ date: '2026-02-01', plan_id: 'pro-USD-yearly', quantity: 2, amount: 5000 }]],
+      // The seats are gone from the next term: nothing from Feb 1.
+      ['sub_1:seat-USD-monthly', [{ date: '2026-02-01', quantity: 0, amount: 0 }]],
+      // Metered: the new quantity, the amount left to the usage invoiced.
+      ['sub_1:calls-USD-monthly', [{ date: '2026-02-01', quantity: 2 }]],
+      // Unchanged; the extra addon of the next term has no record before it starts.
+      ['sub_1:support-USD-monthly', undefined],
+    ]);
+    expect(mapSubscription(current)[0]).not.toHaveProperty('scheduled_changes');
+  });
+
   it('maps statuses: trial, dues as past due, paused ends, future ones wait', () => {
     expect(mapSubscription(subscription({ status: 'in_trial' }))[0]?.status).toBe('trialing');
     expect(mapSubscription(subscription({ due_invoices_count: 2 }))[0]?.status).toBe('past_due');

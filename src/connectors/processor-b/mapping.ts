@@ -1,4 +1,5 @@
 import type { CreditNote, Customer, Invoice, Item, ItemPrice, Subscription, Transaction } from 'chargebee';
+import { monthlyFromPeriodAmount } from '../../engine/normalise-line.js';
 import { creditNoteLines } from '../credit-notes.js';
 
 // Chargebee objects (product catalog 2.0) in, `/data/*` records out; pure functions, so each
@@ -92,12 +93,74 @@ function statusOf(subscription: Subscription): Status | undefined {
   }
 }
 
+/** An item price's billing period, for telling a partial (prorated) line from a whole one. */
+export type PeriodOf = (
+  itemPriceId: string,
+) => { period: number; unit: 'day' | 'week' | 'month' | 'year' } | undefined;
+
+type SubscriptionItem = NonNullable<Subscription['subscription_items']>[number];
+
+/** A change of a subscription record on a later day, in the `/data/subscriptions` shape. */
+export interface ScheduledChange {
+  date: string;
+  plan_id?: string;
+  quantity: number;
+  amount?: number;
+}
+
+/** What the next term of a subscription with scheduled changes is, and its item prices. */
+export interface NextTerm {
+  /** The subscription as `retrieve_with_scheduled_changes` answers it. */
+  subscription: Subscription;
+  periodOf: PeriodOf;
+  /** Whether the item price is of a metered item, whose amount depends on usage. */
+  metered: (itemPriceId: string) => boolean;
+}
+
+function isPlanItem(item: SubscriptionItem): boolean {
+  return item.item_type === 'plan';
+}
+
+/** The monthly value of an item in cents: its amount for one period of its item price, before coupons. */
+function itemMrr(item: SubscriptionItem, next: NextTerm): number | undefined {
+  const period = next.periodOf(item.item_price_id);
+  if (period === undefined || next.metered(item.item_price_id)) return undefined;
+  const amount = item.amount ?? (item.unit_price ?? 0) * (item.quantity ?? 1);
+  return Math.round(
+    monthlyFromPeriodAmount(amount, { billingFreq: period.unit, billingFreqCount: period.period }),
+  );
+}
+
+/**
+ * The scheduled change of one record at the next term: the plan item is matched by type (a plan
+ * change keeps the record), an addon by its item price. A new item price or quantity gives a
+ * change with the item's new MRR (none for a metered item); an addon the next term drops, one to
+ * quantity 0 and MRR 0; an unchanged item, none.
+ */
+function changeAt(date: string, item: SubscriptionItem, next: NextTerm): ScheduledChange | undefined {
+  const after = (next.subscription.subscription_items ?? []).find((candidate) =>
+    isPlanItem(item) ? isPlanItem(candidate) : candidate.item_price_id === item.item_price_id,
+  );
+  if (after === undefined) return { date, quantity: 0, amount: 0 };
+  const quantity = after.quantity ?? 1;
+  if (after.item_price_id === item.item_price_id && quantity === (item.quantity ?? 1)) return undefined;
+  const amount = itemMrr(after, next);
+  return {
+    date,
+    ...(after.item_price_id === item.item_price_id ? {} : { plan_id: after.item_price_id }),
+    quantity,
+    ...(amount === undefined ? {} : { amount }),
+  };
+}
+
 /**
  * One record per recurring subscription item (plan and addons; charges are one-time lines),
  * each with its item price and quantity. `cancelled_at` is when a cancelled subscription ended,
- * or, on a live one, when its scheduled cancellation takes effect.
+ * or, on a live one, when its scheduled cancellation takes effect. With `next` (a subscription
+ * that `has_scheduled_changes`), the records whose item changes at `changes_scheduled_at` (the
+ * current term's end) carry that change; addons the next term adds get no record until they start.
  */
-export function mapSubscription(subscription: Subscription) {
+export function mapSubscription(subscription: Subscription, next?: NextTerm) {
   const status = statusOf(subscription);
   if (status === undefined) return [];
   const cancelled = subscription.status === 'cancelled';
@@ -107,27 +170,31 @@ export function mapSubscription(subscription: Subscription) {
   const cancelAt = scheduled ? subscription.cancelled_at! : null;
   const requested = subscription.cancel_schedule_created_at ?? null;
   const started = subscription.started_at ?? subscription.start_date ?? subscription.created_at ?? 0;
+  const changesAt =
+    subscription.changes_scheduled_at ??
+    next?.subscription.changes_scheduled_at ??
+    subscription.current_term_end;
   return (subscription.subscription_items ?? [])
     .filter((item) => item.item_type !== 'charge')
-    .map((item) => ({
-      id: itemRecordId(subscription.id, item.item_type, item.item_price_id),
-      customer_id: subscription.customer_id,
-      plan_id: item.item_price_id,
-      quantity: item.quantity ?? 1,
-      status,
-      started_at: instant(started),
-      cancel_requested_at: cancelAt !== null && requested !== null ? instant(requested) : null,
-      cancel_at: cancelAt === null ? null : instant(cancelAt),
-      ended_at:
-        cancelled && subscription.cancelled_at !== undefined ? instant(subscription.cancelled_at) : null,
-      currency: subscription.currency_code,
-    }));
+    .map((item) => {
+      const change =
+        next === undefined || changesAt === undefined ? undefined : changeAt(day(changesAt), item, next);
+      return {
+        id: itemRecordId(subscription.id, item.item_type, item.item_price_id),
+        customer_id: subscription.customer_id,
+        plan_id: item.item_price_id,
+        quantity: item.quantity ?? 1,
+        status,
+        started_at: instant(started),
+        cancel_requested_at: cancelAt !== null && requested !== null ? instant(requested) : null,
+        cancel_at: cancelAt === null ? null : instant(cancelAt),
+        ended_at:
+          cancelled && subscription.cancelled_at !== undefined ? instant(subscription.cancelled_at) : null,
+        currency: subscription.currency_code,
+        ...(change === undefined ? {} : { scheduled_changes: [change] }),
+      };
+    });
 }
-
-/** An item price's billing period, for telling a partial (prorated) line from a whole one. */
-export type PeriodOf = (
-  itemPriceId: string,
-) => { period: number; unit: 'day' | 'week' | 'month' | 'year' } | undefined;
 
 const INVOICE_STATUS: Record<Invoice['status'], string> = {
   paid: 'paid',

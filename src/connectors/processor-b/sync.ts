@@ -1,4 +1,4 @@
-import type { CreditNote, Invoice, Item, ItemPrice, Transaction } from 'chargebee';
+import type { CreditNote, Invoice, Item, ItemPrice, Subscription, Transaction } from 'chargebee';
 import { type ChangesPage, ConnectorError, type ConnectorSession, type SourcePage } from '../connector.js';
 import type { RecordsPage } from '../../services/connector-pages.js';
 import { callChargebee, type ChargebeeApiSettings, chargebeeClient, NotFoundAtChargebee } from './client.js';
@@ -53,6 +53,8 @@ export function chargebeeSession(
   });
   /** Item prices read so far, by id: their periods tell prorated lines from whole ones. */
   const itemPrices = new Map<string, ItemPrice>();
+  /** Items read so far, by id: whether an item is metered. */
+  const knownItems = new Map<string, Item>();
 
   /** Every page of a list that the caller reads in full. */
   async function all<T>(list: (params: ListParams) => Promise<ListPage<T>>): Promise<T[]> {
@@ -67,14 +69,16 @@ export function chargebeeSession(
     return items;
   }
 
-  async function itemsOf(prices: readonly ItemPrice[]): Promise<Map<string, Item>> {
-    const ids = [...new Set(prices.flatMap((price) => (price.item_id === undefined ? [] : [price.item_id])))];
-    const items = new Map<string, Item>();
+  /** The items of the prices, those not read yet read. */
+  async function itemsOf(prices: readonly ItemPrice[]): Promise<ReadonlyMap<string, Item>> {
+    const ids = [
+      ...new Set(prices.flatMap((price) => (price.item_id === undefined ? [] : [price.item_id]))),
+    ].filter((id) => !knownItems.has(id));
     for (const chunk of chunks(ids, IN_CHUNK)) {
       const found = await all((params) => chargebee.item.list({ ...params, id: { in: chunk } }));
-      for (const { item } of found) items.set(item.id, item);
+      for (const { item } of found) knownItems.set(item.id, item);
     }
-    return items;
+    return knownItems;
   }
 
   function plansOf(prices: readonly ItemPrice[], items: ReadonlyMap<string, Item>) {
@@ -100,6 +104,32 @@ export function chargebeeSession(
       ? undefined
       : { period: price.period, unit: price.period_unit };
   };
+
+  /**
+   * The records of the subscriptions; one with scheduled changes is read again as its next term
+   * (`retrieve_with_scheduled_changes`), whose item prices give the changes' MRR.
+   */
+  async function subscriptionRecords(subscriptions: readonly Subscription[]) {
+    const records = [];
+    for (const subscription of subscriptions) {
+      if (!subscription.has_scheduled_changes) {
+        records.push(...mapSubscription(subscription));
+        continue;
+      }
+      const { subscription: scheduled } = await call(() =>
+        chargebee.subscription.retrieveWithScheduledChanges(subscription.id),
+      );
+      const ids = (scheduled.subscription_items ?? []).map((item) => item.item_price_id);
+      await knowPrices(ids);
+      const items = await itemsOf(ids.flatMap((id) => itemPrices.get(id) ?? []));
+      const metered = (id: string) => {
+        const itemId = itemPrices.get(id)?.item_id;
+        return itemId !== undefined && items.get(itemId)?.metered === true;
+      };
+      records.push(...mapSubscription(subscription, { subscription: scheduled, periodOf, metered }));
+    }
+    return records;
+  }
 
   async function linesOf(invoice: Invoice): Promise<LineItem[]> {
     const lines = [...(invoice.line_items ?? [])];
@@ -190,7 +220,9 @@ export function chargebeeSession(
     async subscriptions(cursor) {
       const page = await call(() => chargebee.subscription.list(from(cursor)));
       return {
-        records: { subscriptions: page.list.flatMap(({ subscription }) => mapSubscription(subscription)) },
+        records: {
+          subscriptions: await subscriptionRecords(page.list.map(({ subscription }) => subscription)),
+        },
         next: page.next_offset ?? null,
         fetched: page.list.length,
       };
@@ -238,7 +270,7 @@ export function chargebeeSession(
       const records: RecordsPage = {
         customers: [mapCustomer(customer)],
         plans: plansOf(wanted, await itemsOf(wanted)),
-        subscriptions: subscriptions.flatMap(mapSubscription),
+        subscriptions: await subscriptionRecords(subscriptions),
         invoices: await invoiceRecords(invoices),
       };
       return records;

@@ -116,7 +116,7 @@ describe('mapSubscription', () => {
   };
   const sub = (fields: Partial<Subscription>) => ({ ...base, ...fields }) as Subscription;
 
-  it('is one record for the plan and one per live add-on', () => {
+  it('is one record for the plan and one per add-on, an expired add-on ended at expired_at', () => {
     const records = mapSubscription(
       sub({
         state: 'active',
@@ -140,7 +140,102 @@ describe('mapSubscription', () => {
         currency: 'usd',
       },
       expect.objectContaining({ id: 'sub1:seat', plan_id: 'gold:seat', quantity: 3, status: 'active' }),
+      expect.objectContaining({
+        id: 'sub1:old',
+        plan_id: 'gold:old',
+        quantity: 1,
+        status: 'canceled',
+        cancel_at: null,
+        ended_at: '2026-02-01T00:00:00.000Z',
+      }),
     ]);
+  });
+
+  it('ends an add-on billed on the invoices and gone from the subscription at the end of its last period', () => {
+    const billed = (fields: Partial<LineItem>) =>
+      ({ subscriptionId: 'sub1', planCode: 'gold', origin: 'add_on', refund: false, ...fields }) as LineItem;
+    const records = mapSubscription(
+      sub({ state: 'active', addOns: [{ addOn: { code: 'seat' }, quantity: 3 }] }),
+      {
+        billed: [
+          billed({
+            addOnCode: 'extra',
+            quantity: 2,
+            startDate: at('2026-01-05T10:00:00Z'),
+            endDate: at('2026-02-05T10:00:00Z'),
+          }),
+          billed({
+            addOnCode: 'extra',
+            quantity: 2,
+            startDate: at('2026-02-05T10:00:00Z'),
+            endDate: at('2026-03-05T10:00:00Z'),
+          }),
+          // Still on the subscription: its record stays as it is.
+          billed({
+            addOnCode: 'seat',
+            quantity: 3,
+            startDate: at('2026-03-05T10:00:00Z'),
+            endDate: at('2026-04-05T10:00:00Z'),
+          }),
+          // Another subscription's add-on, and the plan's own line.
+          billed({ subscriptionId: 'sub2', addOnCode: 'other', endDate: at('2026-04-05T10:00:00Z') }),
+          billed({ origin: 'plan', endDate: at('2026-04-05T10:00:00Z') }),
+        ],
+      },
+    );
+    expect(records.map((record) => [record.id, record.status, record.ended_at, record.quantity])).toEqual([
+      ['sub1', 'active', null, 2],
+      ['sub1:seat', 'active', null, 3],
+      // Last billed Feb 5 to Mar 5: the invoices carry it to Mar 5, the record ends it there.
+      ['sub1:extra', 'canceled', '2026-03-05T10:00:00.000Z', 2],
+    ]);
+  });
+
+  it('gives the records a pending change alters their scheduled change at activate_at', () => {
+    // Gold monthly x2 at 10.00 with 3 seats at 5.00, usage calls and support at 9.00; the change
+    // at the renewal on Apr 5: Platinum yearly x2 at 240.00, seats down to 1 at 6.00, calls
+    // dropped, support kept at 9.00.
+    const addOns = [
+      { addOn: { code: 'seat', addOnType: 'fixed' }, quantity: 3, unitAmount: 5 },
+      { addOn: { code: 'calls', addOnType: 'usage' }, quantity: 1, unitAmount: 0 },
+      { addOn: { code: 'support', addOnType: 'fixed' }, quantity: 1, unitAmount: 9 },
+    ];
+    const pending = sub({
+      state: 'active',
+      unitAmount: 10,
+      addOns,
+      pendingChange: {
+        activateAt: at('2026-04-05T10:00:00Z'),
+        activated: false,
+        plan: { code: 'platinum' },
+        quantity: 2,
+        unitAmount: 240,
+        addOns: [
+          { addOn: { code: 'seat', addOnType: 'fixed' }, quantity: 1, unitAmount: 6 },
+          { addOn: { code: 'support', addOnType: 'fixed' }, quantity: 1, unitAmount: 9 },
+        ],
+      },
+    });
+    const yearly = plan({ code: 'platinum', intervalUnit: 'months', intervalLength: 12 });
+    const records = mapSubscription(pending, {
+      planOf: (code) => (code === 'platinum' ? yearly : undefined),
+    });
+    expect(
+      records.map((record) => [record.id, (record as { scheduled_changes?: unknown }).scheduled_changes]),
+    ).toEqual([
+      // 2 x 240.00 = 48000 cents a year: 4000 a month.
+      ['sub1', [{ date: '2026-04-05', plan_id: 'platinum', quantity: 2, amount: 4000 }]],
+      // 1 x 6.00 = 600 cents a year: 50 a month, on the new plan's add-on.
+      ['sub1:seat', [{ date: '2026-04-05', plan_id: 'platinum:seat', quantity: 1, amount: 50 }]],
+      ['sub1:calls', [{ date: '2026-04-05', quantity: 0, amount: 0 }]],
+      // Same quantity and price, but billed yearly now: 900 cents a year, 75 a month.
+      ['sub1:support', [{ date: '2026-04-05', plan_id: 'platinum:support', quantity: 1, amount: 75 }]],
+    ]);
+    // Already activated: nothing more to come.
+    const done = { ...pending, pendingChange: { ...pending.pendingChange, activated: true } } as Subscription;
+    expect(
+      mapSubscription(done, { planOf: () => yearly }).some((record) => 'scheduled_changes' in record),
+    ).toBe(false);
   });
 
   it('is trialing while the current period starts before the trial ends', () => {

@@ -8,6 +8,7 @@ import type {
   SubscriptionAddOn,
   Transaction,
 } from 'recurly';
+import { monthlyFromPeriodAmount } from '../../engine/normalise-line.js';
 
 // Recurly objects (as the `recurly` package casts them: camelCase, dates as Date, amounts in
 // major units) in, `/data/*` records out; pure functions, so each rule has a test. The rules
@@ -80,7 +81,10 @@ export function mapAccount(account: Account) {
 }
 
 /** Recurly plans bill every `interval_length` days or months; ours name the largest whole unit. */
-export function billingFrequency(unit: string | null | undefined, length: number | null | undefined) {
+export function billingFrequency(
+  unit: string | null | undefined,
+  length: number | null | undefined,
+): { billing_freq: 'day' | 'week' | 'month' | 'year'; billing_freq_count: number } {
   const count = length && length > 0 ? length : 1;
   if (unit === 'days') {
     return count % 7 === 0
@@ -176,12 +180,170 @@ function lifecycle(subscription: Subscription) {
   }
 }
 
+/** A change of a subscription record on a later day, in the `/data/subscriptions` shape. */
+export interface ScheduledChange {
+  date: string;
+  plan_id?: string;
+  quantity: number;
+  amount?: number;
+}
+
+/** Plans by code, for the interval of a pending change's plan. */
+export type PlanOf = (code: string) => Plan | undefined;
+
+/** What a subscription's records need besides the subscription. */
+export interface SubscriptionContext {
+  /** The plan a pending change names (to give its MRR); without it, changes carry no amount. */
+  planOf?: PlanOf | undefined;
+  /** The line items of the account's invoices: add-ons billed there and gone since end with their last period. */
+  billed?: readonly LineItem[] | undefined;
+}
+
+/** Monthly value in minor units of `quantity` x `unitAmount` (major units) billed every period of `plan`. */
+function monthlyMrr(plan: Plan, unitAmount: number, quantity: number, currency: string | null | undefined) {
+  const { billing_freq, billing_freq_count } = billingFrequency(plan.intervalUnit, plan.intervalLength);
+  const period = minorUnits(unitAmount * quantity, currency);
+  return Math.round(
+    monthlyFromPeriodAmount(period, { billingFreq: billing_freq, billingFreqCount: billing_freq_count }),
+  );
+}
+
+/**
+ * The scheduled changes a subscription's `pending_change` makes at `activate_at`, by record id:
+ * the plan's record gets the new plan, quantity and MRR; each add-on's record its new quantity
+ * and MRR (usage add-ons no MRR: usage decides it), or quantity 0 and MRR 0 when the change drops
+ * it. Records that stay as they are get none; add-ons the change adds get no record until then.
+ */
+function pendingChanges(
+  subscription: Subscription,
+  planOf: PlanOf | undefined,
+): Map<string, ScheduledChange> {
+  const changes = new Map<string, ScheduledChange>();
+  const pending = subscription.pendingChange;
+  if (!pending || pending.activated === true || !present(pending.activateAt)) return changes;
+  const date = day(pending.activateAt);
+  const currentPlan = subscription.plan?.code ?? null;
+  const planCode = pending.plan?.code ?? currentPlan;
+  if (planCode === null) return changes;
+  const plan = planOf?.(planCode);
+  const currency = subscription.currency;
+  const change = (
+    id: string,
+    before: { planId: string; quantity: number; unitAmount: number },
+    after: { planId: string; quantity: number; unitAmount: number; usage: boolean },
+  ) => {
+    if (
+      before.planId === after.planId &&
+      before.quantity === after.quantity &&
+      before.unitAmount === after.unitAmount
+    )
+      return;
+    const amount =
+      plan === undefined || after.usage
+        ? undefined
+        : monthlyMrr(plan, after.unitAmount, after.quantity, currency);
+    changes.set(id, {
+      date,
+      ...(before.planId === after.planId ? {} : { plan_id: after.planId }),
+      quantity: after.quantity,
+      ...(amount === undefined ? {} : { amount }),
+    });
+  };
+  change(
+    subscription.id!,
+    { planId: currentPlan!, quantity: subscription.quantity ?? 1, unitAmount: subscription.unitAmount ?? 0 },
+    {
+      planId: planCode,
+      quantity: pending.quantity ?? subscription.quantity ?? 1,
+      unitAmount: pending.unitAmount ?? subscription.unitAmount ?? 0,
+      usage: false,
+    },
+  );
+  // Without an add-on list the change keeps the add-ons as they are.
+  if (!pending.addOns) return changes;
+  for (const addOn of liveAddOns(subscription)) {
+    const code = addOn.addOn!.code!;
+    const id = addOnSubscriptionId(subscription.id!, code);
+    const after = pending.addOns.find((candidate) => candidate.addOn?.code === code);
+    if (after === undefined) {
+      changes.set(id, { date, quantity: 0, amount: 0 });
+      continue;
+    }
+    change(
+      id,
+      {
+        planId: addOnPlanId(currentPlan!, code),
+        quantity: addOn.quantity ?? 1,
+        unitAmount: addOn.unitAmount ?? 0,
+      },
+      {
+        planId: addOnPlanId(planCode, code),
+        quantity: after.quantity ?? 1,
+        unitAmount: after.unitAmount ?? 0,
+        usage: (after.addOn?.addOnType ?? addOn.addOn?.addOnType) === 'usage',
+      },
+    );
+  }
+  return changes;
+}
+
+/** The add-ons a subscription has now (expired ones and those without a code left out). */
+function liveAddOns(subscription: Subscription): SubscriptionAddOn[] {
+  return (subscription.addOns ?? []).filter(
+    (addOn: SubscriptionAddOn) => !present(addOn.expiredAt) && Boolean(addOn.addOn?.code),
+  );
+}
+
+/**
+ * Add-ons that have left the subscription, each with when it stopped: an expired add-on at its
+ * `expired_at`; one billed on the account's invoices but no longer on the subscription (removed
+ * by a change) at the end of the last period it was billed for, so its invoices decide its MRR
+ * up to then and nothing carries it on.
+ */
+function endedAddOns(subscription: Subscription, billed: readonly LineItem[]) {
+  const ended = new Map<string, { planId: string | null; quantity: number; endedAt: Date }>();
+  const planCode = subscription.plan?.code ?? null;
+  const live = new Set(liveAddOns(subscription).map((addOn) => addOn.addOn!.code!));
+  for (const addOn of subscription.addOns ?? []) {
+    const code = addOn.addOn?.code;
+    if (!code || !present(addOn.expiredAt) || live.has(code)) continue;
+    ended.set(code, {
+      planId: planCode === null ? null : addOnPlanId(planCode, code),
+      quantity: addOn.quantity ?? 1,
+      endedAt: addOn.expiredAt,
+    });
+  }
+  const onSubscription = new Set((subscription.addOns ?? []).map((addOn) => addOn.addOn?.code));
+  for (const line of billed) {
+    const code = line.addOnCode;
+    if (
+      !code ||
+      onSubscription.has(code) ||
+      line.subscriptionId !== subscription.id ||
+      line.refund === true ||
+      !SUBSCRIPTION_ORIGINS.has(line.origin ?? '') ||
+      !present(line.endDate)
+    )
+      continue;
+    const known = ended.get(code);
+    if (known !== undefined && known.endedAt >= line.endDate) continue;
+    ended.set(code, {
+      planId: line.planCode ? addOnPlanId(line.planCode, code) : null,
+      quantity: Math.abs(line.quantity ?? 1),
+      endedAt: line.endDate,
+    });
+  }
+  return ended;
+}
+
 /**
  * A subscription is one record for its plan, keyed by the subscription id (what its invoice
  * lines name), and one per add-on, keyed by subscription id and add-on code, so a seat add-on
- * carries its own quantity and MRR as a Stripe subscription item does.
+ * carries its own quantity and MRR as a Stripe subscription item does. An add-on that has left
+ * the subscription keeps its record, ended when it stopped (`endedAddOns`); a pending change
+ * gives the records it changes their scheduled changes (`pendingChanges`).
  */
-export function mapSubscription(subscription: Subscription) {
+export function mapSubscription(subscription: Subscription, context: SubscriptionContext = {}) {
   const state = lifecycle(subscription);
   if (state === undefined) return [];
   const planCode = subscription.plan?.code ?? null;
@@ -194,17 +356,32 @@ export function mapSubscription(subscription: Subscription) {
     ended_at: state.ended === null ? null : instant(state.ended),
     currency: currencyCode(subscription.currency),
   };
-  const addOns = (subscription.addOns ?? []).filter(
-    (addOn: SubscriptionAddOn) => !present(addOn.expiredAt) && Boolean(addOn.addOn?.code),
-  );
+  const changes = pendingChanges(subscription, context.planOf);
+  const withChanges = <T extends { id: string }>(record: T) => {
+    const change = changes.get(record.id);
+    return change === undefined ? record : { ...record, scheduled_changes: [change] };
+  };
+  const ended = [...endedAddOns(subscription, context.billed ?? [])].map(([code, addOn]) => ({
+    id: addOnSubscriptionId(subscription.id!, code),
+    ...common,
+    status: 'canceled',
+    cancel_requested_at: null,
+    cancel_at: null,
+    ended_at: instant(addOn.endedAt),
+    plan_id: addOn.planId,
+    quantity: addOn.quantity,
+  }));
   return [
-    { id: subscription.id!, ...common, plan_id: planCode, quantity: subscription.quantity ?? 1 },
-    ...addOns.map((addOn) => ({
-      id: addOnSubscriptionId(subscription.id!, addOn.addOn!.code!),
-      ...common,
-      plan_id: planCode === null ? null : addOnPlanId(planCode, addOn.addOn!.code!),
-      quantity: addOn.quantity ?? 1,
-    })),
+    withChanges({ id: subscription.id!, ...common, plan_id: planCode, quantity: subscription.quantity ?? 1 }),
+    ...liveAddOns(subscription).map((addOn) =>
+      withChanges({
+        id: addOnSubscriptionId(subscription.id!, addOn.addOn!.code!),
+        ...common,
+        plan_id: planCode === null ? null : addOnPlanId(planCode, addOn.addOn!.code!),
+        quantity: addOn.quantity ?? 1,
+      }),
+    ),
+    ...ended,
   ];
 }
 

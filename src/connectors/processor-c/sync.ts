@@ -1,5 +1,5 @@
 import type recurly from 'recurly';
-import type { AddOn, Invoice, LineItem, Pager, Plan } from 'recurly';
+import type { AddOn, Invoice, LineItem, Pager, Plan, Subscription } from 'recurly';
 import type { ChangesPage, ConnectorSession, SourcePage } from '../connector.js';
 import type { RecordsPage } from '../../services/connector-pages.js';
 import { callRecurly, type RecurlyApiSettings, recurlyClient, RecurlyNotFoundError } from './client.js';
@@ -64,9 +64,40 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
     return items;
   }
 
+  /** Plans read so far, by code: the interval of a pending change's plan. */
+  const knownPlans = new Map<string, Plan>();
+
+  /** Reads the plans named and not read yet (a resumed import, a resync). */
+  async function knowPlans(codes: Iterable<string>): Promise<void> {
+    for (const code of new Set(codes)) {
+      if (knownPlans.has(code)) continue;
+      knownPlans.set(code, await call(() => client.getPlan(`code-${code}`)));
+    }
+  }
+
+  /** The plans of the subscriptions and of their pending changes. */
+  function plansNamed(subscriptions: readonly Subscription[]): string[] {
+    return subscriptions.flatMap((sub) =>
+      [sub.plan?.code, sub.pendingChange?.plan?.code].flatMap((code) => (code ? [code] : [])),
+    );
+  }
+
+  /** The subscriptions' records; the plans their pending changes move to are read for their intervals. */
+  async function subscriptionRecords(subscriptions: readonly Subscription[], billed?: readonly LineItem[]) {
+    await knowPlans(
+      subscriptions.flatMap((sub) => {
+        const code = sub.pendingChange ? (sub.pendingChange.plan?.code ?? sub.plan?.code) : undefined;
+        return code ? [code] : [];
+      }),
+    );
+    const planOf = (code: string) => knownPlans.get(code);
+    return subscriptions.flatMap((subscription) => mapSubscription(subscription, { planOf, billed }));
+  }
+
   async function planRecords(plans: readonly Plan[]) {
     const records: object[] = [];
     for (const plan of plans) {
+      knownPlans.set(plan.code!, plan);
       records.push(mapPlan(plan));
       const addOns = await readAll<AddOn>((options) => client.listPlanAddOns(plan.id!, options));
       records.push(...addOns.map((addOn) => mapAddOn(plan, addOn)));
@@ -74,15 +105,20 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
     return records;
   }
 
-  async function invoiceRecords(invoices: readonly Invoice[]) {
-    const records = [];
+  /** Each invoice with all its line items. */
+  async function withLines(invoices: readonly Invoice[]) {
+    const read = [];
     for (const invoice of invoices) {
       const lines = invoice.hasMoreLineItems
         ? await readAll<LineItem>((options) => client.listInvoiceLineItems(invoice.id!, options))
         : (invoice.lineItems ?? []);
-      records.push(mapInvoice(invoice, lines));
+      read.push({ invoice, lines });
     }
-    return records;
+    return read;
+  }
+
+  async function invoiceRecords(invoices: readonly Invoice[]) {
+    return (await withLines(invoices)).map(({ invoice, lines }) => mapInvoice(invoice, lines));
   }
 
   const byCreation = { sort: 'created_at', order: 'asc' };
@@ -106,7 +142,7 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
     async subscriptions(cursor) {
       const page = await readPage((options) => client.listSubscriptions(options), cursor, byCreation);
       return {
-        records: { subscriptions: page.items.flatMap(mapSubscription) },
+        records: { subscriptions: await subscriptionRecords(page.items) },
         next: page.next,
         fetched: page.items.length,
       };
@@ -141,16 +177,22 @@ export function recurlySession(apiKey: string, settings: RecurlyApiSettings): Co
         throw error;
       }
       const subscriptions = await readAll((options) => client.listAccountSubscriptions(code, options));
-      const invoices = await readAll((options) => client.listAccountInvoices(code, options), byCreation);
-      // The plans its subscriptions name, which may be newer than the last import.
-      const planCodes = new Set(subscriptions.flatMap((sub) => (sub.plan?.code ? [sub.plan.code] : [])));
+      const invoices = await withLines(
+        await readAll((options) => client.listAccountInvoices(code, options), byCreation),
+      );
+      // The plans its subscriptions and their pending changes name, which may be newer than the last import.
       const plans = [];
-      for (const planCode of planCodes) plans.push(await call(() => client.getPlan(`code-${planCode}`)));
+      for (const planCode of new Set(plansNamed(subscriptions)))
+        plans.push(await call(() => client.getPlan(`code-${planCode}`)));
+      // Read before the subscriptions, whose pending changes take their plans' intervals from them.
+      const planRecordsRead = await planRecords(plans);
+      // The whole account's lines: add-ons billed there and gone from their subscription end.
+      const billed = invoices.flatMap(({ lines }) => lines);
       return {
         customers: [mapAccount(account)],
-        plans: await planRecords(plans),
-        subscriptions: subscriptions.flatMap(mapSubscription),
-        invoices: await invoiceRecords(invoices),
+        plans: planRecordsRead,
+        subscriptions: await subscriptionRecords(subscriptions, billed),
+        invoices: invoices.map(({ invoice, lines }) => mapInvoice(invoice, lines)),
       };
     },
     async changes(cursor): Promise<ChangesPage> {
