@@ -54,6 +54,19 @@ export function dataSourceRoutes(services: Services): FastifyPluginAsyncZod {
       },
     );
 
+    app.get(
+      '/data/data-sources/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One data source',
+          params: uuidParams,
+          response: { 200: dataSourceSchema, 404: errorSchema, 400: errorSchema, ...authErrors },
+        },
+      },
+      (request) => services.dataSources.get(authOf(request).accountId, request.params.id),
+    );
+
     app.put(
       '/data/data-sources/:id',
       {

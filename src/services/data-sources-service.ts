@@ -16,6 +16,12 @@ export function createDataSourcesService(store: Store) {
       return store.dataSources.list(accountId, type);
     },
 
+    async get(accountId: string, id: string): Promise<DataSource> {
+      const row = await store.dataSources.get(accountId, id);
+      if (!row) throw notFound(id);
+      return row;
+    },
+
     create(accountId: string, input: { name: string; type: DataSourceType }): Promise<DataSource> {
       return store.dataSources.insert({ accountId, dataSourceId: randomUUID(), ...input });
     },

@@ -114,6 +114,7 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /data/data-sources': {
     own: (_self, path) => [{ url: path, status: 201, payload: { name: 'Billing', type: 'csv' } }],
   },
+  'GET /data/data-sources/{id}': dataSource(200),
   'PUT /data/data-sources/{id}': dataSource(200, { name: 'Old billing' }),
   'DELETE /data/data-sources/{id}': dataSource(204),
   // The "Billing" source is a csv source: it has no connector to import with.

@@ -38,6 +38,8 @@ describe.each(STORE_KINDS)('data sources on %s', (kind) => {
     expect((await call('GET', '/data/data-sources')).json()).toEqual({ result: [source, sheet] });
     expect((await call('GET', '/data/data-sources?type=spreadsheet')).json()).toEqual({ result: [sheet] });
     expect((await call('GET', '/data/data-sources?type=csv')).json()).toEqual({ result: [] });
+    const one = await call('GET', `/data/data-sources/${source.id}`, undefined, account.viewerKey);
+    expect([one.statusCode, one.json()]).toEqual([200, source]);
 
     const renamed = await call('PUT', `/data/data-sources/${source.id}`, { name: 'Renamed' });
     expect(renamed.statusCode).toBe(200);
@@ -74,7 +76,7 @@ describe.each(STORE_KINDS)('data sources on %s', (kind) => {
   });
 
   it('answers 404 for unknown ids and 400 for ids that are not UUIDs', async () => {
-    for (const method of ['PUT', 'DELETE'] as const) {
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
       const missing = await call(
         method,
         `/data/data-sources/${UNKNOWN_ID}`,
@@ -100,6 +102,7 @@ describe.each(STORE_KINDS)('data sources on %s', (kind) => {
     const mineNow = (await call('GET', '/data/data-sources')).json().result;
     expect(mineNow.map((source: { id: string }) => source.id)).not.toContain(theirs.id);
 
+    expect((await call('GET', `/data/data-sources/${theirs.id}`)).statusCode).toBe(404);
     expect((await call('PUT', `/data/data-sources/${theirs.id}`, { name: 'Hijacked' })).statusCode).toBe(404);
     expect((await call('DELETE', `/data/data-sources/${theirs.id}`)).statusCode).toBe(404);
     expect((await call('GET', '/data/data-sources', undefined, other.adminKey)).json()).toEqual({
