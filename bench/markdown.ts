@@ -1,3 +1,4 @@
+import type { ExportFigures } from './exports.js';
 import type { StoreKind } from '../src/store/db.js';
 import { BASELINE_TITLES, baselineFor, type BaselineName, type SqlBaseline } from './baselines.js';
 import type { FirstReport } from './first-report.js';
@@ -12,13 +13,14 @@ export interface StoreRun {
   ingest: IngestResult;
   reflection: Reflection;
   reports: ReportFigures[];
+  exports: ExportFigures[];
   /** The first report after an import of the other shape, at two sizes, the second twice the first. */
   firstReports: [FirstReport, FirstReport];
   /**
    * Peak resident memory (VmHWM) in bytes: of the first server process, which created the
    * store, and of the measured one at the end of each phase.
    */
-  peakRss: { created: number; ingest: number; reflect: number; reports: number };
+  peakRss: { created: number; ingest: number; reflect: number; reports: number; exports: number };
 }
 
 export interface RunSummary {
@@ -202,6 +204,7 @@ function memorySection(run: RunSummary): string {
     mib(store.peakRss.ingest),
     mib(store.peakRss.reflect),
     mib(store.peakRss.reports),
+    mib(store.peakRss.exports),
   ]);
   const growth = run.stores.map((store) => {
     let previous = store.reflection.rssBefore;
@@ -231,9 +234,32 @@ function memorySection(run: RunSummary): string {
         'after ingest',
         'after the first reports',
         'after the load tests',
+        'after the exports',
       ],
       rows,
     ),
+  ].join('\n');
+}
+
+function exportsSection(run: RunSummary): string {
+  const rows = run.stores.flatMap((store) =>
+    store.exports.map((figures) => [
+      `\`${figures.path}\``,
+      STORE_NAMES[store.kind],
+      count(figures.rows),
+      mib(figures.bytes),
+      ms(figures.ms),
+      mib(figures.rssPeak - figures.rssBefore),
+    ]),
+  );
+  return [
+    '## Exports',
+    '',
+    'Each CSV export downloaded whole after the load tests, default parameters (every customer; the ' +
+      "movements and growth of the last 365 days). Extra memory: the server's resident set sampled every " +
+      '20 ms during the download, its peak minus what it held just before (target: under 200 MiB).',
+    '',
+    table(['export', 'store', 'rows', 'size', 'time (ms)', 'extra memory'], rows),
   ].join('\n');
 }
 
@@ -335,6 +361,8 @@ export function markdown(run: RunSummary): string {
     reportsSection(run),
     '',
     memorySection(run),
+    '',
+    exportsSection(run),
     '',
     baselinesSection(run),
     '',

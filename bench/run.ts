@@ -1,3 +1,4 @@
+import { measureExports } from './exports.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -177,6 +178,12 @@ async function runStore(
         reports.push(await measureReport(api, target, reportSettings, () => server.settle()));
         log(`[${kind}] ${target.path}: p50 ${reports.at(-1)?.single.p50.toFixed(2)} ms`);
       }
+      const afterReports = server.peakRss();
+      const exports = await measureExports(api, () => server.rss());
+      for (const figures of exports)
+        log(
+          `[${kind}] ${figures.path}: ${(figures.bytes / 2 ** 20).toFixed(1)} MiB in ${figures.ms.toFixed(0)} ms`,
+        );
       const { summary } = JSON.parse(await api.read('/reports/summary')) as {
         summary: { mrr_current: number; subscribers_current: number };
       };
@@ -186,8 +193,15 @@ async function runStore(
         ingest: loaded,
         reflection,
         reports,
+        exports,
         firstReports: shaped,
-        peakRss: { created, ingest: afterIngest, reflect: afterReflect, reports: server.peakRss() },
+        peakRss: {
+          created,
+          ingest: afterIngest,
+          reflect: afterReflect,
+          reports: afterReports,
+          exports: server.peakRss(),
+        },
       };
       return { run, databaseUrl: store.databaseUrl, drop: () => store.drop() };
     } finally {
