@@ -12,7 +12,7 @@ const apiKeySchema = z.object({
   last_used: isoInstant.nullable(),
 });
 
-const profileSchema = z.object({
+export const profileSchema = z.object({
   id: z.string(),
   name: z.string(),
   base_currency: z.string().describe('Lower-case ISO 4217 code that reports convert to by default'),
@@ -86,6 +86,18 @@ export function accountRoutes(services: Services): FastifyPluginAsyncZod {
         },
       },
       (request) => services.accounts.billing(authOf(request).accountId),
+    );
+
+    app.get(
+      '/account/billing/invoices',
+      {
+        schema: {
+          tags,
+          summary: "Invoices for this installation's plan: none, a self-hosted installation is never billed",
+          response: { 200: listOf(z.object({}).describe('Never present')), ...adminErrors },
+        },
+      },
+      () => ({ result: { count: 0, list: [] } }),
     );
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
 import { notificationSettingsPatchSchema, notificationSettingsSchema } from '../services/settings-service.js';
+import { profileSchema } from './account-routes.js';
 import { authOf, requireAdmin } from './auth.js';
 import { adminErrors, errorSchema, isoInstant } from './schemas.js';
 
@@ -31,6 +32,34 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', requireAdmin);
     const tags = ['Settings'];
+
+    app.get(
+      '/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Every setting at once: the account, notifications and integrations',
+          response: {
+            200: z.object({
+              account: profileSchema,
+              notifications: notificationSettingsSchema,
+              'processor-a': processorSchema,
+              crm: crmSchema,
+            }),
+            ...adminErrors,
+          },
+        },
+      },
+      async (request) => {
+        const { accountId } = authOf(request);
+        return {
+          account: await services.accounts.profile(accountId),
+          notifications: await services.settings.notifications(accountId),
+          'processor-a': await services.settings.processorA(accountId),
+          crm: services.settings.crm(),
+        };
+      },
+    );
 
     app.get(
       '/settings/notifications',

@@ -88,6 +88,10 @@ describe.each(STORE_KINDS)('account endpoints on %s', (kind) => {
     });
   });
 
+  it('lists no billing invoices: a self-hosted installation is never billed', async () => {
+    expect((await get('/account/billing/invoices')).json()).toEqual({ result: { count: 0, list: [] } });
+  });
+
   it('shows each account only its own keys, team and profile', async () => {
     const other = await t.newAccount('Other');
     const keys = (await get('/account/api-keys', other.adminKey)).json().result;

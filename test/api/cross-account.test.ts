@@ -99,12 +99,14 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /account/profile': reads(),
   'GET /account': reads(),
   'GET /account/billing': reads(),
+  'GET /account/billing/invoices': reads(),
   'GET /settings/notifications': reads(),
   'PUT /settings/notifications': {
     own: (_self, path) => [
       { url: path, status: 200, payload: { email: { recipients: ['ops@example.com'] } } },
     ],
   },
+  'GET /settings': reads(),
   'GET /settings/processor-a': reads(),
   'GET /settings/stripe': reads(),
   'GET /settings/crm': reads(),

@@ -125,4 +125,17 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     });
     expect((await get('/settings/hubspot')).json()).toEqual((await get('/settings/crm')).json());
   });
+
+  it('answers every setting at once, as the parts answer them, for admin keys only', async () => {
+    const all = await get('/settings');
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toEqual({
+      account: (await get('/account/profile')).json(),
+      notifications: (await get('/settings/notifications')).json(),
+      'processor-a': (await get('/settings/processor-a')).json(),
+      crm: (await get('/settings/crm')).json(),
+    });
+    expect(all.json().account.base_currency).toBe('usd');
+    expect((await get('/settings', account.viewerKey)).statusCode).toBe(403);
+  });
 });
