@@ -120,6 +120,7 @@ describe.each(STORE_KINDS)('/customers on %s', (kind) => {
   it('lists active customers by descending MRR in the account currency by default', async () => {
     const response = await t.call(account.adminKey, { method: 'GET', url: '/customers' });
     expect(response.json()).toEqual({
+      currency: 'usd',
       result: {
         count: 2,
         list: [
@@ -425,5 +426,27 @@ describe.each(STORE_KINDS)('/customers on %s', (kind) => {
     expect((await t.call(other.adminKey, { method: 'POST', url: '/customers/c_de/resync' })).statusCode).toBe(
       404,
     );
+  });
+
+  it('shows the day a paying customer will cancel, when its subscription record plans it', async () => {
+    await t.seed(account.adminKey, '/data/subscriptions', {
+      id: 'sub_de',
+      customer_id: 'c_de',
+      plan_id: 'basic_eur',
+      status: 'active',
+      started_at: '2026-10-01',
+      cancel_at: '2027-01-15',
+      cancel_requested_at: '2026-11-20',
+    });
+    // The record decides once the lines name it.
+    await t.seed(account.adminKey, '/data/invoices', {
+      ...invoices[1],
+      lines: [{ ...line('basic_eur', 10000, '2026-11-01', '2026-12-01'), subscription_id: 'sub_de' }],
+    });
+    const listed = (await t.read(account.adminKey, '/customers?q=berlin')).result.list;
+    expect(
+      listed.map((c: { status: string; cancel_date: string | null }) => [c.status, c.cancel_date]),
+    ).toEqual([['active', '2027-01-15']]);
+    expect((await t.read(account.adminKey, '/customers/c_de')).cancel_date).toBe('2027-01-15');
   });
 });

@@ -33,8 +33,9 @@ const dateOf = (instant: string | null) => (instant === null ? null : instant.sl
 
 /**
  * What a customer is today: active while it has MRR, else cancelled. Paid start and
- * cancellation come from the record when it says, else from the movements. `mrr` may be
- * given when the caller already knows it.
+ * cancellation come from the record when it says, else from the movements: the last churn of
+ * a cancelled customer, the planned churn of an active one. `mrr` may be given when the
+ * caller already knows it.
  */
 export function customerState(
   customer: CustomerView,
@@ -45,7 +46,15 @@ export function customerState(
   const lastChurn = customer.movements.findLast(
     (movement) => movement.day <= today && movement.kind === 'churn',
   );
-  const derivedCancel = status === 'cancelled' && lastChurn ? dayString(lastChurn.day) : null;
+  // A paying customer whose subscription records plan a churn will cancel on that day.
+  const plannedChurn =
+    status === 'active'
+      ? customer.movements.find(
+          (movement) => movement.day > today && movement.kind === 'churn' && movement.scheduled,
+        )
+      : undefined;
+  const derived = status === 'cancelled' ? lastChurn : plannedChurn;
+  const derivedCancel = derived ? dayString(derived.day) : null;
   const paidDay = paidStartDay(customer);
   return {
     mrr,
