@@ -163,7 +163,16 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await shot('cashflow');
   });
 
-  it('shows the figures by country as the API gives them', async () => {
+  it('shows the figures by country on a world map and in a table, as the API gives them', async () => {
+    // The world's geometry is a chunk of its own, which only the Countries page loads.
+    const chunks: string[] = [];
+    const listen = (request: { url(): string }) => {
+      if (/\/assets\/world-map-[\w-]+\.js$/.test(request.url())) chunks.push(request.url());
+    };
+    page.on('request', listen);
+    await page.goto(`${base}/#/dashboard?${RANGE}`);
+    await page.locator('.chart canvas').first().waitFor();
+    expect(chunks).toEqual([]);
     await page.goto(`${base}/#/countries?${RANGE}`);
     const api = await t.read(account.adminKey, `/reports/map?date=${DATE}&interval=month`);
     // On June 30 Alpha (US) pays 50 and Gamma (FR) 100; Beta (DE) has churned.
@@ -179,7 +188,21 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
         page.locator('[data-panel="countries"] td[data-column="country"]').first().getAttribute('data-value'),
       )
       .toBe('fr');
+    await page.locator('[data-panel="world-map"] .chart canvas').waitFor();
+    expect(chunks).toHaveLength(1);
+    page.off('request', listen);
     await shot('countries');
+
+    await page.locator('select[name="map"]').selectOption('subscribers');
+    await expect.poll(() => page.url()).toContain('map=subscribers');
+    await page.locator('[data-panel="world-map"][data-coloured-by="subscribers"] .chart canvas').waitFor();
+    expect(await page.locator('[data-panel="world-map"] .chart').getAttribute('data-series')).toBe(
+      'Subscribers',
+    );
+    await expect
+      .poll(() => cell('countries', 'France', 'subscribers'))
+      .toBe(String(api.result.list.fr.subscribers));
+    await shot('countries-subscribers');
   });
 
   it("shows today's concentration of MRR as the API gives it, with no period to pick", async () => {
