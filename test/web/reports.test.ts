@@ -205,6 +205,47 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await shot('countries-subscribers');
   });
 
+  it('says in words why a report could not be loaded: a refused filter, a server error, no network', async () => {
+    const alert = page.locator('main [role="alert"]');
+    const refused = async (path: string, what: string, query: string) => {
+      await page.goto(`${base}/#${path}?${RANGE}&currency=xts`);
+      const answer = await t.call(account.viewerKey, { method: 'GET', url: `${query}&baseCurrency=xts` });
+      expect(answer.statusCode).toBe(400);
+      await expect
+        .poll(() => alert.textContent())
+        .toBe(`The ${what} could not be loaded: ${answer.json().error}`);
+      expect(await page.locator('main .status').count()).toBe(0);
+      expect(await page.locator('main .chart').count()).toBe(0);
+    };
+    // A bookmarked URL with a currency that has no exchange rates.
+    await refused('/dashboard', 'figures', `/reports/mrr?date=${DATE}&interval=month`);
+    await shot('error-refused-dashboard');
+    await refused('/movements', 'movements', `/reports/movement-table?date=${DATE}`);
+
+    const failing = async (how: 'server' | 'network', expected: string) => {
+      await page.route('**/reports/**', (route) =>
+        how === 'server'
+          ? route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' })
+          : route.abort('internetdisconnected'),
+      );
+      try {
+        for (const [path, what] of [
+          ['/dashboard', 'figures'],
+          ['/movements', 'movements'],
+        ] as const) {
+          await page.goto(`${base}/#${path}?${RANGE}`);
+          await expect.poll(() => alert.textContent()).toBe(`The ${what} could not be loaded: ${expected}`);
+          expect(await page.locator('main .status').count()).toBe(0);
+        }
+      } finally {
+        await page.unrouteAll();
+      }
+    };
+    await failing('server', 'The server failed to answer (HTTP 500). Try again in a moment.');
+    await shot('error-server-movements');
+    await failing('network', 'The server cannot be reached. Check your connection and try again.');
+  });
+
   it("shows today's concentration of MRR as the API gives it, with no period to pick", async () => {
     await page.goto(`${base}/#/concentration`);
     const api = await t.read(account.adminKey, '/reports/customer-concentration');
