@@ -8,6 +8,8 @@ export interface Server {
   url: string;
   /** The admin key the server printed on its first start on an empty store; null on a restart. */
   adminKey: string | null;
+  /** The one-time setup link's token the server printed for an account without an owner, if any. */
+  setupToken: string | null;
   pid: number;
   /** The process's peak resident memory so far, in bytes (VmHWM). */
   peakRss(): number;
@@ -88,12 +90,14 @@ export function startServer(options: ServerOptions): Promise<Server> {
       const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
       // The banner is written in one piece: the key, if any, came with the URL.
       const adminKey = /\n {2}(mrr_\S+)\n/.exec(output)?.[1] ?? null;
+      const setupToken = /\/#\/setup\/([\w-]+)/.exec(output)?.[1] ?? null;
       if (!url || child.pid === undefined) return;
       clearTimeout(timer);
       const pid = child.pid;
       resolve({
         url,
         adminKey,
+        setupToken,
         pid,
         peakRss: () => statusField(pid, 'VmHWM'),
         rss: () => statusField(pid, 'VmRSS'),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
 import { authOf, requireAdmin } from './auth.js';
-import { adminErrors, isoInstant, listOf, teamMemberSchema } from './schemas.js';
+import { accountProfileSchema, adminErrors, isoInstant, listOf, teamMemberSchema } from './schemas.js';
 
 const apiKeySchema = z.object({
   id: z.string(),
@@ -10,13 +10,6 @@ const apiKeySchema = z.object({
   access_level: z.enum(['admin', 'viewer']),
   created_at: isoInstant,
   last_used: isoInstant.nullable(),
-});
-
-export const profileSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  base_currency: z.string().describe('Lower-case ISO 4217 code that reports convert to by default'),
-  created_at: isoInstant,
 });
 
 const billingSchema = z.object({
@@ -72,7 +65,7 @@ export function accountRoutes(services: Services): FastifyPluginAsyncZod {
     ] as const)
       app.get(
         path,
-        { schema: { tags, summary, response: { 200: profileSchema, ...adminErrors } } },
+        { schema: { tags, summary, response: { 200: accountProfileSchema, ...adminErrors } } },
         (request) => services.accounts.profile(authOf(request).accountId),
       );
 

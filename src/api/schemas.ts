@@ -16,6 +16,14 @@ export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ result: z.object({ count: z.number().int(), list: z.array(item) }) });
 }
 
+/** The account itself, in the API and in the web interface. */
+export const accountProfileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  base_currency: z.string().describe('Lower-case ISO 4217 code that reports convert to by default'),
+  created_at: isoInstant,
+});
+
 /** A team member as the account's admins see it, in the API and in the web interface. */
 export const teamMemberSchema = z.object({
   id: z.string(),

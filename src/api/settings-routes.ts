@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
 import { notificationSettingsPatchSchema, notificationSettingsSchema } from '../services/settings-service.js';
-import { profileSchema } from './account-routes.js';
 import { authOf, requireAdmin } from './auth.js';
-import { adminErrors, errorSchema, isoInstant } from './schemas.js';
+import { accountProfileSchema, adminErrors, errorSchema, isoInstant } from './schemas.js';
 
 const syncStatus = z.enum(['syncing', 'complete', 'error']).nullable();
 
@@ -41,7 +40,7 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
           summary: 'Every setting at once: the account, notifications and integrations',
           response: {
             200: z.object({
-              account: profileSchema,
+              account: accountProfileSchema,
               notifications: notificationSettingsSchema,
               'processor-a': processorSchema,
               crm: crmSchema,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../services/index.js';
 import { ASSIGNABLE_ROLES, SETTABLE_STATUSES } from '../services/team-service.js';
 import { requireAdmin, sessionOf } from './auth.js';
-import { isoInstant, teamMemberSchema, uuidParams, webErrors } from './schemas.js';
+import { accountProfileSchema, isoInstant, teamMemberSchema, uuidParams, webErrors } from './schemas.js';
 
 const issuedKeySchema = z.object({
   id: z.string(),
@@ -17,7 +17,7 @@ const issuedKeySchema = z.object({
 
 /**
  * What SPEC keeps out of the API (4.7): creating, regenerating and deleting API keys, and
- * inviting and changing team members. Only a signed-in owner or admin, never an API key; the
+ * inviting and changing team members; and the account's base currency, which the API only reads. Only a signed-in owner or admin, never an API key; the
  * lists themselves are the API's /account/api-keys and /account/team.
  */
 export function webSettingsRoutes(services: Services): FastifyPluginAsyncZod {
@@ -109,6 +109,19 @@ export function webSettingsRoutes(services: Services): FastifyPluginAsyncZod {
         const session = sessionOf(request);
         return services.team.change(session.accountId, session.memberId, request.params.id, request.body);
       },
+    );
+
+    app.patch(
+      '/web/account',
+      {
+        schema: {
+          hide,
+          body: z.strictObject({ base_currency: z.string().trim().min(1).max(10) }),
+          response: { 200: accountProfileSchema, ...webErrors },
+        },
+      },
+      (request) =>
+        services.accounts.setBaseCurrency(sessionOf(request).accountId, request.body.base_currency),
     );
   };
 }

@@ -3,7 +3,9 @@ import { normaliseCurrency } from '../engine/currency-codes.js';
 import type { AccountRow } from '../store/accounts-repo.js';
 import type { Repos, Store } from '../store/open-store.js';
 import type { ApiKeysService, IssuedApiKey } from './api-keys-service.js';
+import { currencyChecker } from './currency-check.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
+import type { FxService } from './fx-service.js';
 import { isUuid } from './ids.js';
 
 export interface AccountProfile {
@@ -30,7 +32,7 @@ function profile(row: AccountRow): AccountProfile {
   return { id: row.account_id, name: row.name, base_currency: row.base_currency, created_at: row.created_at };
 }
 
-export function createAccountsService(store: Store, apiKeys: ApiKeysService) {
+export function createAccountsService(store: Store, apiKeys: ApiKeysService, fx: FxService) {
   async function insertWithAdminKey(
     tx: Repos,
     input: { name: string; baseCurrency?: string },
@@ -76,6 +78,25 @@ export function createAccountsService(store: Store, apiKeys: ApiKeysService) {
 
     async profile(accountId: string): Promise<AccountProfile> {
       return profile(await getRow(accountId));
+    },
+
+    /**
+     * Changes the currency reports answer in by default. Reports convert at query time, so
+     * only the customers whose MRR is kept in the account's currency for want of their own
+     * are recomputed; the new data version drops every snapshot and what was derived from it.
+     */
+    async setBaseCurrency(accountId: string, currency: string): Promise<AccountProfile> {
+      await getRow(accountId);
+      const code = currency.toLowerCase();
+      const unknown = (await currencyChecker(fx, 'base_currency'))(code);
+      if (unknown !== undefined) throw new InvalidInputError(unknown);
+      const row = await store.transaction(async (tx) => {
+        const updated = await tx.accounts.setBaseCurrency(accountId, code);
+        await tx.changes.markCustomersInAccountCurrency(accountId);
+        await tx.changes.bumpDataVersion(accountId);
+        return updated!;
+      });
+      return profile(row);
     },
 
     /** A self-hosted install has no subscription to us; the payload reports that and what the account holds. */

@@ -10,10 +10,10 @@ export type CurrencyCheck = (currency: unknown) => string | undefined;
  * Take it before opening a transaction: on PGlite a query from outside a running transaction
  * waits for that transaction, so looking rates up from inside one would wait forever.
  */
-export async function currencyChecker(fx: FxService): Promise<CurrencyCheck> {
+export async function currencyChecker(fx: FxService, field = 'currency'): Promise<CurrencyCheck> {
   const table = await fx.table();
   return (currency) =>
     typeof currency === 'string' && !table.has(currency)
-      ? `Invalid field "currency": unknown currency "${currency}": no exchange rates for it`
+      ? `Invalid field "${field}": unknown currency "${currency}": no exchange rates for it`
       : undefined;
 }

@@ -72,7 +72,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     store,
     clock,
     apiKeys,
-    accounts: createAccountsService(store, apiKeys),
+    accounts: createAccountsService(store, apiKeys, fx),
     team: createTeamService(store, clock),
     webAuth: createWebAuthService(store, clock),
     dataSources: createDataSourcesService(store),

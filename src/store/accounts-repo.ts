@@ -26,6 +26,15 @@ export function accountsRepo(db: Queryable) {
       return row;
     },
 
+    async setBaseCurrency(accountId: string, baseCurrency: string): Promise<AccountRow | undefined> {
+      const [row] = await db.query<AccountRow>(
+        `update accounts set base_currency = $2 where account_id = $1
+         returning account_id, name, base_currency, created_at`,
+        [accountId, baseCurrency],
+      );
+      return row;
+    },
+
     async list(): Promise<AccountRow[]> {
       return db.query<AccountRow>(
         'select account_id, name, base_currency, created_at from accounts order by created_at, account_id',

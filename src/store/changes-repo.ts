@@ -44,6 +44,23 @@ export function changesRepo(db: Queryable) {
       );
     },
 
+    /**
+     * Marks every customer whose MRR is kept in the account's base currency for want of its
+     * own: no currency of its own and no invoice (see customerHistory).
+     */
+    async markCustomersInAccountCurrency(accountId: string): Promise<void> {
+      await db.query(
+        `insert into dirty_customers (account_id, data_source_id, customer_id)
+         select c.account_id, c.data_source_id, c.customer_id from customers c
+          where c.account_id = $1 and c.currency is null
+            and not exists (select 1 from invoices i
+                             where i.account_id = c.account_id and i.data_source_id = c.data_source_id
+                               and i.customer_id = c.customer_id)
+         on conflict do nothing`,
+        [accountId],
+      );
+    },
+
     /** Marks every customer with an invoice line or a subscription on one of these plans. */
     async markCustomersOfPlans(accountId: string, plans: readonly RecordKey[]): Promise<void> {
       if (plans.length === 0) return;

@@ -3,7 +3,10 @@ import type { ApiKeyRow } from './api-keys-repo.js';
 import type { Repos } from './open-store.js';
 
 /** What a committed write changed of the cached rows. */
-type Effect = { kind: 'version'; accountId: string; version: number } | { kind: 'key'; keyId: string };
+type Effect =
+  | { kind: 'version'; accountId: string; version: number }
+  | { kind: 'key'; keyId: string }
+  | { kind: 'account'; accountId: string };
 
 /**
  * The three reads every request makes before its own work (its API key, its account, its
@@ -20,8 +23,9 @@ export function ownerCaches() {
   const versions = new Map<string, number>();
   const accounts = new Map<string, AccountRow>();
   const keys = new Map<string, ApiKeyRow>();
-  // Bumped by every key change: a lookup stores its row only if none happened meanwhile.
+  // Bumped by every key or account change: a lookup stores its row only if none happened meanwhile.
   let keyGeneration = 0;
+  let accountGeneration = 0;
   // Writes no request waited for.
   const unsettled = new Set<Promise<void>>();
 
@@ -29,6 +33,11 @@ export function ownerCaches() {
     if (effect.kind === 'version') {
       // Versions only grow: a read that raced a bump never sets the cache back.
       versions.set(effect.accountId, Math.max(versions.get(effect.accountId) ?? 0, effect.version));
+      return;
+    }
+    if (effect.kind === 'account') {
+      accountGeneration += 1;
+      accounts.delete(effect.accountId);
       return;
     }
     keyGeneration += 1;
@@ -39,6 +48,14 @@ export function ownerCaches() {
   function recordingWrites(base: Repos, record: (effect: Effect) => void): Repos {
     return {
       ...base,
+      accounts: {
+        ...base.accounts,
+        async setBaseCurrency(accountId, baseCurrency) {
+          const row = await base.accounts.setBaseCurrency(accountId, baseCurrency);
+          record({ kind: 'account', accountId });
+          return row;
+        },
+      },
       apiKeys: {
         ...base.apiKeys,
         async replaceSecret(accountId, keyId, secret) {
@@ -71,12 +88,13 @@ export function ownerCaches() {
         ...repos,
         accounts: {
           ...repos.accounts,
-          // Account rows never change once written.
+          // Only setBaseCurrency changes an account row once written.
           async get(accountId) {
             const hit = accounts.get(accountId);
             if (hit) return hit;
+            const generation = accountGeneration;
             const row = await base.accounts.get(accountId);
-            if (row) accounts.set(accountId, row);
+            if (row && generation === accountGeneration) accounts.set(accountId, row);
             return row;
           },
         },

@@ -55,7 +55,9 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     const message =
       payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string'
         ? payload.error
-        : `The server answered ${response.status}`;
+        : response.status >= 500
+          ? `The server failed to answer (HTTP ${response.status}). Try again in a moment.`
+          : `The server answered HTTP ${response.status}.`;
     throw new ApiError(response.status, message);
   }
   return payload as T;

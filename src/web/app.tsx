@@ -52,7 +52,15 @@ const MENUS = [
   },
 ] as const;
 
-function Page({ route, session }: { route: Route; session: Session }) {
+function Page({
+  route,
+  session,
+  onSessionChanged,
+}: {
+  route: Route;
+  session: Session;
+  onSessionChanged: () => void;
+}) {
   const customer = /^\/customers\/(.+)$/.exec(route.path);
   if (customer)
     return <Customer id={decodeURIComponent(customer[1]!)} baseCurrency={session.account.base_currency} />;
@@ -80,7 +88,7 @@ function Page({ route, session }: { route: Route; session: Session }) {
     case '/settings/team':
       return <Team session={session} />;
     case '/settings/account':
-      return <Account session={session} />;
+      return <Account session={session} onChanged={onSessionChanged} />;
     case '/settings/data-sources':
       return <DataSources session={session} />;
     case '/settings/connections':
@@ -161,13 +169,22 @@ function Navigation({ current }: { current: string }) {
   );
 }
 
-function Shell({ route, session, onSignedOut }: { route: Route; session: Session; onSignedOut: () => void }) {
+function Shell({
+  route,
+  session,
+  onSessionChanged,
+}: {
+  route: Route;
+  session: Session;
+  /** Signed out, or the account changed: the session is read again. */
+  onSessionChanged: () => void;
+}) {
   const [error, setError] = useState<string>();
   const leave = () =>
     signOut().then(
       () => {
         window.location.hash = '#/sign-in';
-        onSignedOut();
+        onSessionChanged();
       },
       () => setError('Signing out failed; try again.'),
     );
@@ -187,7 +204,7 @@ function Shell({ route, session, onSignedOut }: { route: Route; session: Session
         </button>
       </header>
       {error && <p class="error">{error}</p>}
-      <Page route={route} session={session} />
+      <Page route={route} session={session} onSessionChanged={onSessionChanged} />
     </>
   );
 }
@@ -211,5 +228,5 @@ export function App() {
   }
   if (!session.value) return <SignIn onSignedIn={reload} />;
   if (route.path === '/sign-in') window.location.hash = '#/dashboard';
-  return <Shell route={route} session={session.value} onSignedOut={reload} />;
+  return <Shell route={route} session={session.value} onSessionChanged={reload} />;
 }

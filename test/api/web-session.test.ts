@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { BASIC_AND_EURO_PLANS, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { documentedRoutes } from '../helpers/openapi-routes.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import {
@@ -21,6 +21,7 @@ const WEB_WRITE_ROUTES: [string, string][] = [
   ['DELETE', '/web/api-keys/00000000-0000-4000-8000-000000000000'],
   ['POST', '/web/team'],
   ['PATCH', '/web/team/00000000-0000-4000-8000-000000000000'],
+  ['PATCH', '/web/account'],
 ];
 
 describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
@@ -187,6 +188,68 @@ describe.each(STORE_KINDS)('web sessions on %s', (kind) => {
     for (const url of ['/account/api-keys', '/account/team', '/settings/notifications']) {
       expect((await readonly.call({ method: 'GET', url })).json()).toEqual(READONLY_REFUSED);
     }
+  });
+
+  it('changes the base currency: reports answer in it at once, an unknown one is refused', async () => {
+    // 1 EUR = 1.25 USD on every day the reports below read.
+    await t.loadRates('Date,USD\n2026-08-01,1.25\n');
+    const fresh = await t.newAccount('Currency');
+    const freshOwner = await setUpOwner(t, fresh.id, 'currency@example.com');
+    await t.seed(fresh.adminKey, '/data/plans', BASIC_AND_EURO_PLANS);
+    await t.seed(fresh.adminKey, '/data/customers', [
+      { id: 'invoiced', name: 'Invoiced', currency: 'usd', created_date: '2026-10-01' },
+      // No currency of its own and no invoice: its MRR is kept in the account's currency.
+      { id: 'subscribed', name: 'Subscribed', created_date: '2026-10-01' },
+    ]);
+    await t.seed(fresh.adminKey, '/data/invoices', {
+      id: 'i1',
+      customer_id: 'invoiced',
+      currency: 'usd',
+      date: '2026-11-01',
+      lines: [{ plan_id: 'basic', amount: 5000, period_start: '2026-11-01', period_end: '2026-12-01' }],
+    });
+    await t.seed(fresh.adminKey, '/data/subscriptions', {
+      id: 's1',
+      customer_id: 'subscribed',
+      plan_id: 'basic',
+      started_at: '2026-10-01',
+      mrr: 2000,
+      currency: 'usd',
+    });
+    const summary = () => t.read(fresh.viewerKey, '/reports/summary');
+    const currencyOf = async (id: string) =>
+      (await t.read(fresh.viewerKey, `/customers/${id}`)).currency as string;
+    // 5000 + 2000 = 7000 USD.
+    expect(await summary()).toMatchObject({ currency: 'usd', summary: { mrr_current: 7000 } });
+    expect(await currencyOf('subscribed')).toBe('usd');
+
+    const changed = await freshOwner.call({
+      method: 'PATCH',
+      url: '/web/account',
+      payload: { base_currency: 'EUR' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ id: fresh.id, base_currency: 'eur' });
+    // 7000 USD / 1.25 = 5600 EUR.
+    expect(await summary()).toMatchObject({ currency: 'eur', summary: { mrr_current: 5600 } });
+    expect(await currencyOf('subscribed')).toBe('eur');
+    expect(await currencyOf('invoiced')).toBe('usd');
+    expect((await freshOwner.call({ method: 'GET', url: '/web/session' })).json().account.base_currency).toBe(
+      'eur',
+    );
+    expect((await t.read(fresh.adminKey, '/account/profile')).base_currency).toBe('eur');
+
+    // XTS is an ISO 4217 code (for testing) that no exchange-rate file carries.
+    const unknown = await freshOwner.call({
+      method: 'PATCH',
+      url: '/web/account',
+      payload: { base_currency: 'xts' },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({
+      error: 'Invalid field "base_currency": unknown currency "xts": no exchange rates for it',
+    });
+    expect((await summary()).currency).toBe('eur');
   });
 
   it('keeps key management in the web interface: an API key cannot use it', async () => {

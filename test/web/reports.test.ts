@@ -163,7 +163,16 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     await shot('cashflow');
   });
 
-  it('shows the figures by country as the API gives them', async () => {
+  it('shows the figures by country on a world map and in a table, as the API gives them', async () => {
+    // The world's geometry is a chunk of its own, which only the Countries page loads.
+    const chunks: string[] = [];
+    const listen = (request: { url(): string }) => {
+      if (/\/assets\/world-map-[\w-]+\.js$/.test(request.url())) chunks.push(request.url());
+    };
+    page.on('request', listen);
+    await page.goto(`${base}/#/dashboard?${RANGE}`);
+    await page.locator('.chart canvas').first().waitFor();
+    expect(chunks).toEqual([]);
     await page.goto(`${base}/#/countries?${RANGE}`);
     const api = await t.read(account.adminKey, `/reports/map?date=${DATE}&interval=month`);
     // On June 30 Alpha (US) pays 50 and Gamma (FR) 100; Beta (DE) has churned.
@@ -179,7 +188,62 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
         page.locator('[data-panel="countries"] td[data-column="country"]').first().getAttribute('data-value'),
       )
       .toBe('fr');
+    await page.locator('[data-panel="world-map"] .chart canvas').waitFor();
+    expect(chunks).toHaveLength(1);
+    page.off('request', listen);
     await shot('countries');
+
+    await page.locator('select[name="map"]').selectOption('subscribers');
+    await expect.poll(() => page.url()).toContain('map=subscribers');
+    await page.locator('[data-panel="world-map"][data-coloured-by="subscribers"] .chart canvas').waitFor();
+    expect(await page.locator('[data-panel="world-map"] .chart').getAttribute('data-series')).toBe(
+      'Subscribers',
+    );
+    await expect
+      .poll(() => cell('countries', 'France', 'subscribers'))
+      .toBe(String(api.result.list.fr.subscribers));
+    await shot('countries-subscribers');
+  });
+
+  it('says in words why a report could not be loaded: a refused filter, a server error, no network', async () => {
+    const alert = page.locator('main [role="alert"]');
+    const refused = async (path: string, what: string, query: string) => {
+      await page.goto(`${base}/#${path}?${RANGE}&currency=xts`);
+      const answer = await t.call(account.viewerKey, { method: 'GET', url: `${query}&baseCurrency=xts` });
+      expect(answer.statusCode).toBe(400);
+      await expect
+        .poll(() => alert.textContent())
+        .toBe(`The ${what} could not be loaded: ${answer.json().error}`);
+      expect(await page.locator('main .status').count()).toBe(0);
+      expect(await page.locator('main .chart').count()).toBe(0);
+    };
+    // A bookmarked URL with a currency that has no exchange rates.
+    await refused('/dashboard', 'figures', `/reports/mrr?date=${DATE}&interval=month`);
+    await shot('error-refused-dashboard');
+    await refused('/movements', 'movements', `/reports/movement-table?date=${DATE}`);
+
+    const failing = async (how: 'server' | 'network', expected: string) => {
+      await page.route('**/reports/**', (route) =>
+        how === 'server'
+          ? route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Bad gateway</h1>' })
+          : route.abort('internetdisconnected'),
+      );
+      try {
+        for (const [path, what] of [
+          ['/dashboard', 'figures'],
+          ['/movements', 'movements'],
+        ] as const) {
+          await page.goto(`${base}/#${path}?${RANGE}`);
+          await expect.poll(() => alert.textContent()).toBe(`The ${what} could not be loaded: ${expected}`);
+          expect(await page.locator('main .status').count()).toBe(0);
+        }
+      } finally {
+        await page.unrouteAll();
+      }
+    };
+    await failing('server', 'The server failed to answer (HTTP 500). Try again in a moment.');
+    await shot('error-server-movements');
+    await failing('network', 'The server cannot be reached. Check your connection and try again.');
   });
 
   it("shows today's concentration of MRR as the API gives it, with no period to pick", async () => {

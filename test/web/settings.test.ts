@@ -108,7 +108,8 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
     await page.screenshot({ path: `${SCREENSHOTS_DIR}/${kind}-navigation-phone.png` });
     await page.getByRole('link', { name: 'Cohorts' }).click();
     await page.getByRole('heading', { name: 'Cohorts' }).waitFor();
-    expect(await page.locator('#main-nav').isVisible()).toBe(false);
+    // The page may show before the navigation's effect folds it.
+    await expect.poll(() => page.locator('#main-nav').isVisible()).toBe(false);
     await page.setViewportSize(DESKTOP);
   });
 
@@ -222,11 +223,27 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
       alerts: { churn_threshold: 25000, mrr_drop_threshold: 5 },
     });
     await shot('notifications');
+  });
+
+  it('changes the base currency on the account page, and refuses one without exchange rates', async () => {
+    const shown = () => page.locator('[data-base-currency]').getAttribute('data-base-currency');
     await page.goto(`${base}/#/settings/account`);
-    await expect
-      .poll(() => page.locator('[data-base-currency]').getAttribute('data-base-currency'))
-      .toBe('usd');
+    await expect.poll(shown).toBe('usd');
+    const field = page.getByLabel(/^Base currency/);
+    const submit = page.getByRole('button', { name: 'Change base currency' });
+    await field.fill('XTS');
+    await submit.click();
+    await page
+      .getByText('Invalid field "base_currency": unknown currency "xts": no exchange rates for it')
+      .waitFor();
+    await field.fill('EUR');
+    await submit.click();
+    await expect.poll(shown).toBe('eur');
+    expect((await t.read(account.viewerKey, '/reports/summary')).currency).toBe('eur');
     await shot('account-settings');
+    await page.getByLabel(/^Base currency/).fill('USD');
+    await page.getByRole('button', { name: 'Change base currency' }).click();
+    await expect.poll(shown).toBe('usd');
   });
 
   it('shows a readonly member the settings with every write control disabled, and the API refuses', async () => {
@@ -256,6 +273,9 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
       await reader.goto(`${base}/#/settings/notifications`);
       await reader.getByText('Only the owner and admins see and change the notification settings').waitFor();
       expect(await reader.locator('form[data-notifications]').count()).toBe(0);
+      await reader.goto(`${base}/#/settings/account`);
+      await reader.getByText('Only the owner and admins change the base currency.').waitFor();
+      expect(await reader.getByRole('button', { name: 'Change base currency' }).count()).toBe(0);
 
       // What the pages do not offer, the API refuses too, with the session's CSRF token.
       const statuses = await reader.evaluate(async (id) => {
@@ -269,9 +289,10 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
           await send('POST', `/data/data-sources/${id}/connect`, { api_key: 'rk_x' }),
           await send('PUT', '/settings/notifications', { email: { enabled: false } }),
           (await fetch(`/data/data-sources/${id}`, { method: 'DELETE', headers })).status,
+          await send('PATCH', '/web/account', { base_currency: 'eur' }),
         ];
       }, sourceId);
-      expect(statuses).toEqual([403, 403, 403, 403, 403]);
+      expect(statuses).toEqual([403, 403, 403, 403, 403, 403]);
       expect((await t.read(account.adminKey, '/settings/notifications')).email.enabled).toBe(true);
     } finally {
       await readerContext.close();

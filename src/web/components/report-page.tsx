@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { type DashboardQuery, parseDashboardQuery, reportQuery } from '../dashboard-query.js';
 import type { Route } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { loadCharts } from './echart.js';
 import { FilterBar } from './filter-bar.js';
 
 export type ReportParams = Record<string, string | undefined>;
@@ -32,7 +33,15 @@ export function ReportPage<T>(props: {
   const query = parseDashboardQuery(props.route.params);
   const today = new Date();
   const params = reportQuery(query, today);
-  const [report] = useLoad(() => props.load(params), JSON.stringify([params, props.loadKey]));
+  const [report] = useLoad(
+    () => {
+      const loading = props.load(params);
+      // Sent first: the charts' code then arrives while the server computes the figures.
+      void loadCharts().catch(() => undefined);
+      return loading;
+    },
+    JSON.stringify([params, props.loadKey]),
+  );
   return (
     <main>
       <h1>{props.title}</h1>
