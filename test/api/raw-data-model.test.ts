@@ -134,6 +134,8 @@ describe.each(STORE_KINDS)('raw data against an in-memory model on %s', (kind) =
               pricing_model: 'licensed',
               product_name: null,
               currency: 'usd',
+              external_id: planId,
+              data_source: expect.stringMatching(/^[0-9a-f-]{36}$/),
             })),
         );
       }),
