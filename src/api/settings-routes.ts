@@ -32,31 +32,54 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
     app.addHook('onRequest', requireAdmin);
     const tags = ['Settings'];
 
+    const allSettings = z.object({
+      account: accountProfileSchema,
+      notifications: notificationSettingsSchema,
+      'processor-a': processorSchema,
+      crm: crmSchema,
+    });
+    const readAll = async (accountId: string) => ({
+      account: await services.accounts.profile(accountId),
+      notifications: await services.settings.notifications(accountId),
+      'processor-a': await services.settings.processorA(accountId),
+      crm: services.settings.crm(),
+    });
+
     app.get(
       '/settings',
       {
         schema: {
           tags,
           summary: 'Every setting at once: the account, notifications and integrations',
-          response: {
-            200: z.object({
-              account: accountProfileSchema,
-              notifications: notificationSettingsSchema,
-              'processor-a': processorSchema,
-              crm: crmSchema,
-            }),
-            ...adminErrors,
-          },
+          response: { 200: allSettings, ...adminErrors },
+        },
+      },
+      (request) => readAll(authOf(request).accountId),
+    );
+
+    app.post(
+      '/settings',
+      {
+        schema: {
+          tags,
+          summary: "Change the account's settings (its base currency); answers every setting",
+          body: z.strictObject({
+            base_currency: z
+              .string()
+              .trim()
+              .min(1)
+              .max(10)
+              .optional()
+              .describe('ISO 4217 code with exchange rates; every report converts to it by default'),
+          }),
+          response: { 200: allSettings, 400: errorSchema, ...adminErrors },
         },
       },
       async (request) => {
         const { accountId } = authOf(request);
-        return {
-          account: await services.accounts.profile(accountId),
-          notifications: await services.settings.notifications(accountId),
-          'processor-a': await services.settings.processorA(accountId),
-          crm: services.settings.crm(),
-        };
+        if (request.body.base_currency !== undefined)
+          await services.accounts.setBaseCurrency(accountId, request.body.base_currency);
+        return readAll(accountId);
       },
     );
 

@@ -107,6 +107,7 @@ const ROUTES: Record<string, RouteCase> = {
     ],
   },
   'GET /settings': reads(),
+  'POST /settings': { own: (_self, path) => [{ url: path, status: 200, payload: { base_currency: 'usd' } }] },
   'GET /settings/processor-a': reads(),
   'GET /settings/stripe': reads(),
   'GET /settings/crm': reads(),

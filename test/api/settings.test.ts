@@ -138,4 +138,21 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     expect(all.json().account.base_currency).toBe('usd');
     expect((await get('/settings', account.viewerKey)).statusCode).toBe(403);
   });
+
+  it("changes the base currency by POST /settings, as the hosted service's clients do, for admin keys only", async () => {
+    const post = (payload: object, key = account.adminKey) =>
+      t.call(key, { method: 'POST', url: '/settings', payload });
+    const refused = await post({ base_currency: 'xts' });
+    expect([refused.statusCode, refused.json()]).toEqual([
+      400,
+      { error: 'Invalid field "base_currency": unknown currency "xts": no exchange rates for it' },
+    ]);
+    expect((await post({ base_currency: 'eur' }, account.viewerKey)).statusCode).toBe(403);
+    expect((await post({ timezone: 'UTC' })).statusCode).toBe(400);
+    const changed = await post({ base_currency: 'EUR' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toEqual((await get('/settings')).json());
+    expect(changed.json().account.base_currency).toBe('eur');
+    expect((await t.read(account.viewerKey, '/reports/summary')).currency).toBe('eur');
+  });
 });
