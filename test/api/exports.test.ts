@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASIC_AND_EURO_PLANS, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { createTestApp, type TestAccount, type TestApp, reportFixtureAccount } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 // Today is 2026-11-23. 1 EUR = 1.20 USD from Sep 1, 1.25 from Oct 1.
@@ -27,10 +27,8 @@ describe.each(STORE_KINDS)('CSV exports on %s', (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    account = await t.newAccount();
-    await t.loadRates(RATES);
-    const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
-    await post('/data/plans', BASIC_AND_EURO_PLANS);
+    let post;
+    ({ account, post } = await reportFixtureAccount(t, RATES));
     await post('/data/customers', [
       { id: 'c_us', name: 'US', country: 'US', currency: 'usd', created_date: '2026-07-20' },
       { id: 'c_de', name: '=HYPERLINK("x")', country: 'DE', currency: 'eur', created_date: '2026-09-01' },

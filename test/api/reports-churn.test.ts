@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASIC_AND_EURO_PLANS, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { createTestApp, type TestAccount, type TestApp, reportFixtureAccount } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 // Today is 2026-11-23. A monthly invoice that is not renewed churns its customer the day its
@@ -26,10 +26,8 @@ describe.each(STORE_KINDS)('churn reasons and cancellation timing on %s', (kind)
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    account = await t.newAccount();
-    await t.loadRates(RATES);
-    const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
-    await post('/data/plans', BASIC_AND_EURO_PLANS);
+    let post;
+    ({ account, post } = await reportFixtureAccount(t, RATES));
     await post('/data/customers', [
       { id: 'a', name: 'A', currency: 'usd', created_date: '2026-06-01', cancel_reason: 'too_expensive' },
       { id: 'b', name: 'B', currency: 'usd', created_date: '2026-06-01', cancel_reason: 'too_expensive' },

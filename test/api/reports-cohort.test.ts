@@ -4,7 +4,7 @@ import {
   createTestApp,
   type TestAccount,
   type TestApp,
-  BASIC_AND_EURO_PLANS,
+  reportFixtureAccount,
 } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -40,10 +40,8 @@ describe.each(STORE_KINDS)('/reports/cohort on %s', (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    account = await t.newAccount();
-    await t.loadRates(RATES);
-    const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
-    await post('/data/plans', BASIC_AND_EURO_PLANS);
+    let post;
+    ({ account, post } = await reportFixtureAccount(t, RATES));
     const customer = (
       id: string,
       country: string,

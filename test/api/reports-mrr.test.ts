@@ -4,7 +4,7 @@ import {
   createTestApp,
   type TestAccount,
   type TestApp,
-  BASIC_AND_EURO_PLANS,
+  reportFixtureAccount,
 } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -31,10 +31,8 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    account = await t.newAccount();
-    await t.loadRates(RATES);
-    const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
-    await post('/data/plans', BASIC_AND_EURO_PLANS);
+    let post;
+    ({ account, post } = await reportFixtureAccount(t, RATES));
     await post('/data/customers', [
       { id: 'c_us', name: 'US', country: 'US', currency: 'usd', created_date: '2026-07-20' },
       { id: 'c_de', name: 'DE', country: 'DE', currency: 'eur', created_date: '2026-09-01' },

@@ -100,3 +100,21 @@ export async function createTestApp(
 export function columns(rows: readonly Record<string, unknown>[], ...fields: string[]): unknown[][] {
   return rows.map((row) => fields.map((field) => row[field]));
 }
+
+/**
+ * A new account of the report fixtures: exchange rates from ECB-style CSV text and the
+ * BASIC_AND_EURO_PLANS plans loaded, with `post` writing further records as its admin.
+ */
+export async function reportFixtureAccount(
+  t: TestApp,
+  rates: string,
+): Promise<{
+  account: TestAccount;
+  post: (url: string, payload: unknown) => Promise<LightMyRequestResponse>;
+}> {
+  const account = await t.newAccount();
+  await t.loadRates(rates);
+  const post = (url: string, payload: unknown) => t.seed(account.adminKey, url, payload);
+  await post('/data/plans', BASIC_AND_EURO_PLANS);
+  return { account, post };
+}
