@@ -1,6 +1,6 @@
 import { type CsvValue, csvLine } from '../engine/csv-text.js';
 import { dayString } from '../engine/days.js';
-import { periodsBetween } from '../engine/periods.js';
+import { nextPeriodStart, periodsBetween, periodStart } from '../engine/periods.js';
 import type { CustomerSort } from '../engine/reports/customer-item.js';
 import { customerRows } from '../engine/reports/customers.js';
 import { listedPositions } from '../engine/reports/movement-list.js';
@@ -133,7 +133,7 @@ export function createExportsService(prepare: ReportInputs) {
     },
 
     /**
-     * Each month of the range side by side: the month's movements added up day by day, as
+     * Each month of the range: the month's movements added up day by day, as
      * /reports/mrr-growth draws one month. `category` (the hosted service's clients' name) or
      * `types` keeps some movement kinds.
      */
@@ -151,13 +151,18 @@ export function createExportsService(prepare: ReportInputs) {
         { today: query.today, baseCurrency: query.baseCurrency, customers, kinds },
         table,
       );
+      // Long form, one row per month and day of it (0 the anchor), for pivot tables.
+      const rows = months.flatMap((month, index) => {
+        const first = periodStart(month, 'month');
+        const days = nextPeriodStart(first, 'month') - first;
+        return Array.from({ length: days + 1 }, (_, day) => [index, day] as const);
+      });
       return {
         filename: 'mrr-growth.csv',
-        chunks: csvChunks(
-          ['day', ...months.map((month) => dayString(month).slice(0, 7)), 'base_currency'],
-          32,
-          (day) => [day, ...sums.map((month) => month[day]), query.baseCurrency],
-        ),
+        chunks: csvChunks(['month', 'day', 'cumulative_mrr', 'base_currency'], rows.length, (n) => {
+          const [index, day] = rows[n]!;
+          return [dayString(months[index]!).slice(0, 7), day, sums[index]![day], query.baseCurrency];
+        }),
       };
     },
   };

@@ -144,20 +144,29 @@ describe.each(STORE_KINDS)('CSV exports on %s', (kind) => {
     expect((await csv('/exports/customers.csv?region=DE')).map((row) => row[0])).toEqual(['id', 'c_de']);
   });
 
-  it("exports each month's movements added up day by day, one column per month", async () => {
+  it("exports each month's movements added up day by day, a row per month and day", async () => {
     const rows = await csv('/exports/mrr-growth.csv?date=20260901-20261122');
-    expect(rows[0]).toEqual(['day', '2026-09', '2026-10', '2026-11', 'base_currency']);
-    const day = (n: number) => rows[n + 1];
-    expect(day(0)).toEqual(['0', '0', '0', '0', 'usd']);
-    expect(day(14)).toEqual(['14', '0', '3000', '0', 'usd']);
-    // Sep 15: +12000; Nov 18: -12500; September has no 31st and Nov 24 is after today.
-    expect(day(15)).toEqual(['15', '12000', '3000', '0', 'usd']);
-    expect(day(18)).toEqual(['18', '12000', '3000', '-12500', 'usd']);
-    expect(day(24)).toEqual(['24', '12000', '3000', '', 'usd']);
-    expect(day(31)).toEqual(['31', '', '3000', '', 'usd']);
-    expect(rows).toHaveLength(33);
+    expect(rows[0]).toEqual(['month', 'day', 'cumulative_mrr', 'base_currency']);
+    // September: days 0 to 30, October 0 to 31, November 0 to 30.
+    expect(rows).toHaveLength(1 + 31 + 32 + 31);
+    const at = (month: string, day: number) =>
+      rows.find((row) => row[0] === month && row[1] === String(day))?.slice(2);
+    expect(at('2026-09', 0)).toEqual(['0', 'usd']);
+    // Sep 15: the new EUR customer, 10000 x 1.20 = 12000.
+    expect(at('2026-09', 14)).toEqual(['0', 'usd']);
+    expect(at('2026-09', 15)).toEqual(['12000', 'usd']);
+    expect(at('2026-09', 30)).toEqual(['12000', 'usd']);
+    expect(at('2026-09', 31)).toBeUndefined();
+    // Oct 1: the expansion of 3000.
+    expect(at('2026-10', 1)).toEqual(['3000', 'usd']);
+    expect(at('2026-10', 31)).toEqual(['3000', 'usd']);
+    // Nov 18: the churn, -10000 x 1.25 = -12500; Nov 24 is after today, so empty.
+    expect(at('2026-11', 17)).toEqual(['0', 'usd']);
+    expect(at('2026-11', 18)).toEqual(['-12500', 'usd']);
+    expect(at('2026-11', 24)).toEqual(['', 'usd']);
     const onlyNew = await csv('/exports/mrr-growth.csv?date=20260901-20261122&category=new');
-    expect(onlyNew[19]).toEqual(['18', '12000', '0', '0', 'usd']);
+    expect(onlyNew.find((row) => row[0] === '2026-11' && row[1] === '18')?.[2]).toBe('0');
+    expect(onlyNew.find((row) => row[0] === '2026-09' && row[1] === '18')?.[2]).toBe('12000');
   });
 
   it('refuses a bad parameter with a 400 before any CSV, and a request without a key', async () => {
