@@ -49,6 +49,7 @@ describe('removedItemRecords', () => {
         cancel_requested_at: null,
         cancel_at: null,
         ended_at: '2026-03-05T10:00:00.000Z',
+        scheduled_changes: [],
       },
     ]);
   });

@@ -27,7 +27,8 @@ export interface SubscriptionFields {
 /**
  * The records of one subscription that its fresh read no longer names but the invoice lines
  * billed: each ends (`canceled`) at the end of the last period it was billed for, with that
- * line's plan and quantity, so its invoices decide its MRR up to then and nothing carries it on.
+ * line's plan and quantity and no scheduled change, so its invoices decide its MRR up to then
+ * and nothing carries it on.
  * `billed` says what a line bills (undefined for a line that bills no subscription item).
  */
 export function removedItemRecords<Line>(
@@ -57,5 +58,6 @@ export function removedItemRecords<Line>(
     cancel_requested_at: null,
     cancel_at: null,
     ended_at: item.end.toISOString(),
+    scheduled_changes: [],
   }));
 }

@@ -9,6 +9,7 @@ import {
   expectNoWebhooks,
   expectOrderIndependent,
   expectRefusedThenAppliedOnce,
+  expectRemovedItemEnds,
   expectResync,
   localApi,
   TODAY,
@@ -41,13 +42,14 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
     await fake.close();
   });
 
-  const connected = (name: string) =>
+  const connected = (name: string, baseCurrency?: string) =>
     connectedWithWebhooks(
       t,
       name,
       { name: 'Stripe', type: 'processor-a' },
       { apiKey: API_KEY },
       WEBHOOK_SECRET,
+      baseCurrency,
     );
 
   const deliver = webhookDelivery(() => t, 'stripe-signature', sign);
@@ -195,6 +197,78 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
       amount: -1000,
       period_start: lines[0].period_start,
       period_end: lines[0].period_end,
+    });
+  });
+
+  it('ends the record of an item deleted from a subscription at the end of its last billed period', async () => {
+    // Customer 0 pays Team (4900 EUR cents with 445 of inclusive tax: 4455 a month) from the
+    // 14th to the 14th; here it also had 2 seats at 1000 each (2000 a month) billed Sep 14 to
+    // Oct 14 and Oct 14 to Nov 14. The import runs before its Nov 14 invoice is issued.
+    const customer = customers[0]!;
+    const subscription = fake.data.subscriptions.find((item) => item.customer === customer.id)!;
+    const seatPrice: WireObject = {
+      ...fake.data.prices.find((price) => price.id === 'price_team')!,
+      id: 'price_team_seat',
+      nickname: 'Team seat',
+      unit_amount: 1000,
+    };
+    fake.data.prices.push(seatPrice);
+    const items = (subscription.items as { data: WireObject[] }).data;
+    items.push({ ...items[0]!, id: 'si_team_seat', price: seatPrice, quantity: 2 });
+    const invoices = fake.data.invoices.filter((item) => item.customer === customer.id);
+    const renewal = invoices.at(-1)!;
+    for (const invoice of invoices.slice(-3, -1)) {
+      const lines = invoice.lines as WireObject[];
+      const team = lines[0]!;
+      lines.push({
+        ...team,
+        id: `${team.id}_seat`,
+        amount: 2000,
+        quantity: 2,
+        taxes: [],
+        discount_amounts: [],
+        description: '2 x Team seat',
+        parent: {
+          type: 'subscription_item_details',
+          subscription_item_details: {
+            subscription_item: 'si_team_seat',
+            proration: false,
+            subscription: subscription.id,
+            invoice_item: null,
+          },
+          invoice_item_details: null,
+        },
+        pricing: {
+          type: 'price_details',
+          price_details: { price: 'price_team_seat', product: 'prod_price_team' },
+        },
+      });
+    }
+    expect(
+      (invoices.at(-2)!.lines as WireObject[]).map((line) => (line.period as { end: number }).end),
+    ).toEqual([Date.parse('2026-11-14T00:00:00Z') / 1000, Date.parse('2026-11-14T00:00:00Z') / 1000]);
+    fake.data.invoices.splice(fake.data.invoices.indexOf(renewal), 1);
+    const { account, hook } = await connected('Item deleted', 'eur');
+
+    // At Stripe: the seats are deleted before the renewal, which bills Team alone.
+    const stripe = new Stripe(API_KEY, localApi(fake));
+    await expectRemovedItemEnds(t, {
+      deliver,
+      account,
+      hook,
+      payload: event('evt_seats_gone', 'customer.subscription.updated', {
+        id: subscription.id,
+        object: 'subscription',
+        customer: customer.id,
+      }),
+      remove: async () => {
+        expect(await stripe.subscriptionItems.del('si_team_seat')).toMatchObject({ deleted: true });
+        fake.data.invoices.push(renewal);
+      },
+      recordId: 'si_team_seat',
+      // Last billed Oct 14 to Nov 14: MRR 2000 lower from Nov 14.
+      endedAt: '2026-11-14T00:00:00.000Z',
+      itemMrr: 2000,
     });
   });
 
