@@ -9,6 +9,7 @@ import {
   expectNoWebhooks,
   expectOrderIndependent,
   expectRefusedThenAppliedOnce,
+  expectApplied,
   expectRemovedItemEnds,
   expectResync,
   localApi,
@@ -200,11 +201,12 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
     });
   });
 
-  it('ends the record of an item deleted from a subscription at the end of its last billed period', async () => {
-    // Customer 0 pays Team (4900 EUR cents with 445 of inclusive tax: 4455 a month) from the
-    // 14th to the 14th; here it also had 2 seats at 1000 each (2000 a month) billed Sep 14 to
-    // Oct 14 and Oct 14 to Nov 14. The import runs before its Nov 14 invoice is issued.
-    const customer = customers[0]!;
+  /**
+   * Gives a customer paying Team monthly (4900 EUR cents with 445 of inclusive tax: 4455 a
+   * month) 2 seats at 1000 each (2000 a month), billed on its two invoices before the last: the
+   * last (the renewal) is taken out until `renew`, as if the import ran before it was issued.
+   */
+  function withSeats(customer: (typeof customers)[number], itemId: string) {
     const subscription = fake.data.subscriptions.find((item) => item.customer === customer.id)!;
     const seatPrice: WireObject = {
       ...fake.data.prices.find((price) => price.id === 'price_team')!,
@@ -212,9 +214,9 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
       nickname: 'Team seat',
       unit_amount: 1000,
     };
-    fake.data.prices.push(seatPrice);
+    if (!fake.data.prices.some((price) => price.id === seatPrice.id)) fake.data.prices.push(seatPrice);
     const items = (subscription.items as { data: WireObject[] }).data;
-    items.push({ ...items[0]!, id: 'si_team_seat', price: seatPrice, quantity: 2 });
+    items.push({ ...items[0]!, id: itemId, price: seatPrice, quantity: 2 });
     const invoices = fake.data.invoices.filter((item) => item.customer === customer.id);
     const renewal = invoices.at(-1)!;
     for (const invoice of invoices.slice(-3, -1)) {
@@ -231,7 +233,7 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
         parent: {
           type: 'subscription_item_details',
           subscription_item_details: {
-            subscription_item: 'si_team_seat',
+            subscription_item: itemId,
             proration: false,
             subscription: subscription.id,
             invoice_item: null,
@@ -244,30 +246,61 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
         },
       });
     }
-    expect(
-      (invoices.at(-2)!.lines as WireObject[]).map((line) => (line.period as { end: number }).end),
-    ).toEqual([Date.parse('2026-11-14T00:00:00Z') / 1000, Date.parse('2026-11-14T00:00:00Z') / 1000]);
     fake.data.invoices.splice(fake.data.invoices.indexOf(renewal), 1);
-    const { account, hook } = await connected('Item deleted', 'eur');
-
-    // At Stripe: the seats are deleted before the renewal, which bills Team alone.
-    const stripe = new Stripe(API_KEY, localApi(fake));
-    await expectRemovedItemEnds(t, {
-      deliver,
-      account,
-      hook,
-      payload: event('evt_seats_gone', 'customer.subscription.updated', {
-        id: subscription.id,
-        object: 'subscription',
-        customer: customer.id,
-      }),
-      remove: async () => {
-        expect(await stripe.subscriptionItems.del('si_team_seat')).toMatchObject({ deleted: true });
+    const lastSeatEnd = (invoices.at(-2)!.lines as WireObject[]).at(-1)!.period as { end: number };
+    return {
+      subscription,
+      lastSeatEnd: new Date(lastSeatEnd.end * 1000).toISOString(),
+      /** At Stripe: the seats are deleted before the renewal, which bills Team alone. */
+      deleteSeats: async () => {
+        const stripe = new Stripe(API_KEY, localApi(fake));
+        expect(await stripe.subscriptionItems.del(itemId)).toMatchObject({ deleted: true });
         fake.data.invoices.push(renewal);
       },
+    };
+  }
+
+  it('ends the record of an item deleted from a subscription at the end of its last billed period', async () => {
+    // Customer 0 is billed from the 14th to the 14th: the seats last Oct 14 to Nov 14.
+    const customer = customers[0]!;
+    const seats = withSeats(customer, 'si_team_seat');
+    const { account, hook } = await connected('Item deleted', 'eur');
+    await expectRemovedItemEnds(t, {
+      account,
+      remove: seats.deleteSeats,
+      reread: () =>
+        expectApplied(
+          deliver,
+          hook,
+          event('evt_seats_gone', 'customer.subscription.updated', {
+            id: seats.subscription.id,
+            object: 'subscription',
+            customer: customer.id,
+          }),
+        ),
       recordId: 'si_team_seat',
       // Last billed Oct 14 to Nov 14: MRR 2000 lower from Nov 14.
       endedAt: '2026-11-14T00:00:00.000Z',
+      itemMrr: 2000,
+    });
+    expect(seats.lastSeatEnd).toBe('2026-11-14T00:00:00.000Z');
+  });
+
+  it('ends, on a new full import, the record an earlier import stored of an item deleted since', async () => {
+    // Customer 4 is billed from the 16th to the 16th: the seats last Oct 16 to Nov 16.
+    const customer = customers[4]!;
+    const seats = withSeats(customer, 'si_team_seat_4');
+    const { account, id } = await connected('Item deleted before a full import', 'eur');
+    await expectRemovedItemEnds(t, {
+      account,
+      remove: seats.deleteSeats,
+      reread: async () => {
+        await t.services.imports.fullImport(account.id, id);
+        await t.services.imports.settled(account.id, id);
+      },
+      recordId: 'si_team_seat_4',
+      // Last billed Oct 16 to Nov 16: MRR 2000 lower from Nov 16.
+      endedAt: '2026-11-16T00:00:00.000Z',
       itemMrr: 2000,
     });
   });

@@ -6,6 +6,7 @@ import type { TestAccount, TestApp } from '../helpers/app.js';
 import { chargebeeData } from '../helpers/chargebee-account.js';
 import {
   connectorApp,
+  expectApplied,
   expectConnected,
   expectOrderIndependent,
   expectRefusedThenAppliedOnce,
@@ -192,13 +193,16 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
     // At Chargebee: the seats are removed before the renewal, which bills Team alone.
     const chargebee = chargebeeClient(API_KEY, SITE, settings());
     await expectRemovedItemEnds(t, {
-      deliver,
       account,
-      hook,
-      payload: event('ev_seats_gone', 'subscription_changed', {
-        subscription: { id: subscription.id, customer_id: customer.id },
-        customer: { id: customer.id },
-      }),
+      reread: () =>
+        expectApplied(
+          deliver,
+          hook,
+          event('ev_seats_gone', 'subscription_changed', {
+            subscription: { id: subscription.id, customer_id: customer.id },
+            customer: { id: customer.id },
+          }),
+        ),
       remove: async () => {
         const updated = await chargebee.subscription.updateForItems(subscription.id, {
           replace_items_list: true,

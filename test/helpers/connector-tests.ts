@@ -382,20 +382,18 @@ const AUTUMN_MRR_URL = '/reports/mrr?date=20260901-20261122&interval=month';
 
 /**
  * An item worth `itemMrr` a month of one customer's subscription, imported while it was there,
- * is removed at the system (`remove`) and the event about it delivered: its record `recordId`
- * ends (`canceled`) at `endedAt`, the end of its last billed period, in November, and
- * /reports/mrr shows September and October as before and November's MRR `itemMrr` lower, one
- * more contraction. Before, the record was active without an end: it carried the item's MRR
- * past its last period.
+ * is removed at the system (`remove`) and the customer read again (`reread`: the event about it
+ * delivered, or a new full import): its record `recordId` ends (`canceled`) at `endedAt`, the
+ * end of its last billed period, in November, and /reports/mrr shows September and October as
+ * before and November's MRR `itemMrr` lower, one more contraction. Before, the record was active
+ * without an end: it carried the item's MRR past its last period.
  */
 export async function expectRemovedItemEnds(
   t: TestApp,
   options: {
-    deliver: Deliver;
     account: TestAccount;
-    hook: string;
-    payload: string;
     remove: () => Promise<void>;
+    reread: () => Promise<void>;
     recordId: string;
     endedAt: string;
     itemMrr: number;
@@ -406,8 +404,7 @@ export async function expectRemovedItemEnds(
   expect(await record()).toMatchObject({ status: 'active', ended_at: null });
   const before = (await t.read(account.adminKey, AUTUMN_MRR_URL)).result;
   await options.remove();
-  const applied = await options.deliver(options.hook, options.payload);
-  expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
+  await options.reread();
   expect(await record()).toMatchObject({ status: 'canceled', ended_at: options.endedAt, cancel_at: null });
   const after = (await t.read(account.adminKey, AUTUMN_MRR_URL)).result;
   expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
@@ -415,4 +412,10 @@ export async function expectRemovedItemEnds(
     before[2].total_mrr - itemMrr,
     before[2].contraction - itemMrr,
   ]);
+}
+
+/** Delivers an event and expects it applied. */
+export async function expectApplied(deliver: Deliver, hook: string, payload: string) {
+  const applied = await deliver(hook, payload);
+  expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
 }
