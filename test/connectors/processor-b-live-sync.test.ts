@@ -139,20 +139,23 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
     await expectResync(t, account, customer.id, 'new-address@example.com');
   });
 
-  it('ends the record of an addon removed from a subscription at the end of its last billed period', async () => {
-    // Customer 0 pays Team (4900 EUR cents with 445 of inclusive tax: 4455 a month) from the
-    // 14th to the 14th; here it also had a seat addon, 2 at 1000 (2000 a month), billed Sep 14
-    // to Oct 14 and Oct 14 to Nov 14. The import runs before its Nov 14 invoice is issued.
-    const customer = customers[0]!;
+  /**
+   * Gives a customer paying Team monthly (4900 EUR cents with 445 of inclusive tax: 4455 a
+   * month) a seat addon, 2 at 1000 (2000 a month), billed on its two invoices before the last:
+   * the last (the renewal) is taken out until the seats are removed, as if the import ran
+   * before it was issued.
+   */
+  function withSeats(customer: (typeof customers)[number]) {
     const subscription = fake.data.subscriptions.find((item) => item.customer_id === customer.id)!;
-    fake.data.itemPrices.push({
-      ...fake.data.itemPrices.find((price) => price.id === 'price_team')!,
-      id: 'price_team_seat',
-      name: 'Team seat EUR',
-      external_name: 'Team seat',
-      item_type: 'addon',
-      price: 1000,
-    });
+    if (!fake.data.itemPrices.some((price) => price.id === 'price_team_seat'))
+      fake.data.itemPrices.push({
+        ...fake.data.itemPrices.find((price) => price.id === 'price_team')!,
+        id: 'price_team_seat',
+        name: 'Team seat EUR',
+        external_name: 'Team seat',
+        item_type: 'addon',
+        price: 1000,
+      });
     const items = subscription.subscription_items as WireObject[];
     items.push({
       ...items[0]!,
@@ -183,39 +186,66 @@ describe.each(STORE_KINDS)('processor-b live sync and resync on %s', (kind) => {
         entity_description: 'Team seat',
       });
     }
-    expect((invoices.at(-2)!.line_items as WireObject[]).map((line) => line.date_to)).toEqual([
-      Date.parse('2026-11-14T00:00:00Z') / 1000,
-      Date.parse('2026-11-14T00:00:00Z') / 1000,
-    ]);
     fake.data.invoices.splice(fake.data.invoices.indexOf(renewal), 1);
-    const { account, hook } = await connected('Addon removed', 'eur');
-
-    // At Chargebee: the seats are removed before the renewal, which bills Team alone.
-    const chargebee = chargebeeClient(API_KEY, SITE, settings());
-    await expectRemovedItemEnds(t, {
-      account,
-      reread: () =>
-        expectApplied(
-          deliver,
-          hook,
-          event('ev_seats_gone', 'subscription_changed', {
-            subscription: { id: subscription.id, customer_id: customer.id },
-            customer: { id: customer.id },
-          }),
-        ),
-      remove: async () => {
-        const updated = await chargebee.subscription.updateForItems(subscription.id, {
-          replace_items_list: true,
-          subscription_items: [{ item_price_id: 'price_team', quantity: 1 }],
-        });
+    const lastSeatEnd = (invoices.at(-2)!.line_items as WireObject[]).at(-1)!.date_to as number;
+    return {
+      subscription,
+      recordId: `${subscription.id}:price_team_seat`,
+      lastSeatEnd: new Date(lastSeatEnd * 1000).toISOString(),
+      /** At Chargebee: the seats are removed before the renewal, which bills Team alone. */
+      removeSeats: async () => {
+        const updated = await chargebeeClient(API_KEY, SITE, settings()).subscription.updateForItems(
+          subscription.id,
+          { replace_items_list: true, subscription_items: [{ item_price_id: 'price_team', quantity: 1 }] },
+        );
         expect(updated.subscription.subscription_items?.map((item) => item.item_price_id)).toEqual([
           'price_team',
         ]);
         fake.data.invoices.push(renewal);
       },
-      recordId: `${subscription.id}:price_team_seat`,
+    };
+  }
+
+  it('ends the record of an addon removed from a subscription at the end of its last billed period', async () => {
+    // Customer 0 is billed from the 14th to the 14th: the seats last Oct 14 to Nov 14.
+    const customer = customers[0]!;
+    const seats = withSeats(customer);
+    const { account, hook } = await connected('Addon removed', 'eur');
+    await expectRemovedItemEnds(t, {
+      account,
+      remove: seats.removeSeats,
+      reread: () =>
+        expectApplied(
+          deliver,
+          hook,
+          event('ev_seats_gone', 'subscription_changed', {
+            subscription: { id: seats.subscription.id, customer_id: customer.id },
+            customer: { id: customer.id },
+          }),
+        ),
+      recordId: seats.recordId,
       // Last billed Oct 14 to Nov 14: MRR 2000 lower from Nov 14.
       endedAt: '2026-11-14T00:00:00.000Z',
+      itemMrr: 2000,
+    });
+    expect(seats.lastSeatEnd).toBe('2026-11-14T00:00:00.000Z');
+  });
+
+  it('ends, on a new full import, the record an earlier import stored of an addon removed since', async () => {
+    // Customer 4 is billed from the 16th to the 16th: the seats last Oct 16 to Nov 16.
+    const customer = customers[4]!;
+    const seats = withSeats(customer);
+    const { account, id } = await connected('Addon removed before a full import', 'eur');
+    await expectRemovedItemEnds(t, {
+      account,
+      remove: seats.removeSeats,
+      reread: async () => {
+        await t.services.imports.fullImport(account.id, id);
+        await t.services.imports.settled(account.id, id);
+      },
+      recordId: seats.recordId,
+      // Last billed Oct 16 to Nov 16: MRR 2000 lower from Nov 16.
+      endedAt: '2026-11-16T00:00:00.000Z',
       itemMrr: 2000,
     });
   });
