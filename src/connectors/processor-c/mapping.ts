@@ -196,7 +196,10 @@ export type PlanOf = (code: string) => Plan | undefined;
 export interface SubscriptionContext {
   /** The plan a pending change names (to give its MRR); without it, changes carry no amount. */
   planOf?: PlanOf | undefined;
-  /** The line items of the account's invoices: add-ons billed there and gone since end with their last period (removed-items rule). */
+  /**
+   * The line items of the account's invoices: add-ons billed there and gone since end with
+   * their last period (the removed-items rule).
+   */
   billed?: readonly LineItem[] | undefined;
 }
 
