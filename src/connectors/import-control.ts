@@ -132,11 +132,31 @@ export function createImportControl(deps: {
     }
   }
 
+  /**
+   * Runs the import from `position`, then re-reads each customer with a record its read no longer
+   * names: an item removed at the system since an earlier import keeps its stored record, which
+   * the pages never rewrite; re-reading the customer ends it by the removed-items rule.
+   */
+  async function importAndRecheck(
+    session: ConnectorSession,
+    run: ImportRun,
+    position: RunPosition,
+    signal: AbortSignal,
+  ): Promise<RunEnd> {
+    const end = await runImport(session, pages, run, position, signal);
+    if (end === 'stopped' || !session.customerRecords) return end;
+    for (const customerId of await pages.lapsedCustomers(run.accountId, run.dataSourceId)) {
+      if (signal.aborted) return 'stopped';
+      await refreshCustomer(run.accountId, run.dataSourceId, session, customerId);
+    }
+    return end;
+  }
+
   function launch(session: ConnectorSession, run: ImportRun, position: RunPosition): void {
     const key = taskKey(run.accountId, run.dataSourceId);
     tasks.get(key)?.controller.abort();
     const controller = new AbortController();
-    const done = settle(run, runImport(session, pages, run, position, controller.signal))
+    const done = settle(run, importAndRecheck(session, run, position, controller.signal))
       // A store that fails while the error is written leaves the run `running`, to be resumed.
       .catch(() => {})
       .finally(() => {

@@ -115,6 +115,16 @@ export function createConnectorPages(
     },
 
     /**
+     * The customers of a source whose records an import should re-read: a record still carries
+     * MRR although its last billed period is over, as one of an item removed at the system
+     * since an earlier import does (docs/connectors.md, "Removed items").
+     */
+    lapsedCustomers(accountId: string, dataSourceId: string): Promise<string[]> {
+      const today = clock.now().toISOString().slice(0, 10);
+      return store.subscriptions.customersBilledUntilBefore(accountId, dataSourceId, today);
+    },
+
+    /**
      * Stores one customer's records outside any import run (a webhook, a resync, a catch-up);
      * `false` (the system has no such customer any more) deletes the customer of this source
      * with its invoices and subscriptions, like `DELETE /data/customers/{id}`. With `eventId`,

@@ -67,6 +67,36 @@ export function subscriptionsRepo(db: Queryable) {
       );
     },
 
+    /**
+     * The customers of a source with a record that still carries MRR (a live status, no
+     * `ended_at`, no `cancel_at` before `today`) although every period its lines billed (credits
+     * left out) ended before `today`, by customer id. Metered records are left out: usage is
+     * billed after its period, so their last line always ends before today.
+     */
+    async customersBilledUntilBefore(
+      accountId: string,
+      dataSourceId: string,
+      today: string,
+    ): Promise<string[]> {
+      const rows = await db.query<{ customer_id: string }>(
+        `select distinct s.customer_id from subscriptions s
+           join (select l.subscription_id, max(l.period_end) as billed_until from invoice_lines l
+                  where l.account_id = $1 and l.data_source_id = $2 and l.type = 'subscription'
+                    and l.amount >= 0
+                  group by l.subscription_id) b on b.subscription_id = s.subscription_id
+         where s.account_id = $1 and s.data_source_id = $2
+           and s.status in ('active', 'trialing', 'past_due') and s.ended_at is null
+           and (s.cancel_at is null or s.cancel_at > $3::date)
+           and b.billed_until < $3::date
+           and not exists (select 1 from plans p
+                            where p.account_id = $1 and p.data_source_id = $2 and p.plan_id = s.plan_id
+                              and p.pricing_model = 'metered')
+         order by s.customer_id`,
+        [accountId, dataSourceId, today],
+      );
+      return rows.map((row) => row.customer_id);
+    },
+
     async upsertMany(accountId: string, subscriptions: readonly SubscriptionRow[]): Promise<void> {
       await bulkWrite(
         db,

@@ -9,6 +9,8 @@ import {
   expectNoWebhooks,
   expectOrderIndependent,
   expectRefusedThenAppliedOnce,
+  expectApplied,
+  expectRemovedItemEnds,
   expectResync,
   localApi,
   TODAY,
@@ -41,13 +43,14 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
     await fake.close();
   });
 
-  const connected = (name: string) =>
+  const connected = (name: string, baseCurrency?: string) =>
     connectedWithWebhooks(
       t,
       name,
       { name: 'Stripe', type: 'processor-a' },
       { apiKey: API_KEY },
       WEBHOOK_SECRET,
+      baseCurrency,
     );
 
   const deliver = webhookDelivery(() => t, 'stripe-signature', sign);
@@ -195,6 +198,110 @@ describe.each(STORE_KINDS)('processor-a live sync and resync on %s', (kind) => {
       amount: -1000,
       period_start: lines[0].period_start,
       period_end: lines[0].period_end,
+    });
+  });
+
+  /**
+   * Gives a customer paying Team monthly (4900 EUR cents with 445 of inclusive tax: 4455 a
+   * month) 2 seats at 1000 each (2000 a month), billed on its two invoices before the last: the
+   * last (the renewal) is taken out until `renew`, as if the import ran before it was issued.
+   */
+  function withSeats(customer: (typeof customers)[number], itemId: string) {
+    const subscription = fake.data.subscriptions.find((item) => item.customer === customer.id)!;
+    const seatPrice: WireObject = {
+      ...fake.data.prices.find((price) => price.id === 'price_team')!,
+      id: 'price_team_seat',
+      nickname: 'Team seat',
+      unit_amount: 1000,
+    };
+    if (!fake.data.prices.some((price) => price.id === seatPrice.id)) fake.data.prices.push(seatPrice);
+    const items = (subscription.items as { data: WireObject[] }).data;
+    items.push({ ...items[0]!, id: itemId, price: seatPrice, quantity: 2 });
+    const invoices = fake.data.invoices.filter((item) => item.customer === customer.id);
+    const renewal = invoices.at(-1)!;
+    for (const invoice of invoices.slice(-3, -1)) {
+      const lines = invoice.lines as WireObject[];
+      const team = lines[0]!;
+      lines.push({
+        ...team,
+        id: `${team.id}_seat`,
+        amount: 2000,
+        quantity: 2,
+        taxes: [],
+        discount_amounts: [],
+        description: '2 x Team seat',
+        parent: {
+          type: 'subscription_item_details',
+          subscription_item_details: {
+            subscription_item: itemId,
+            proration: false,
+            subscription: subscription.id,
+            invoice_item: null,
+          },
+          invoice_item_details: null,
+        },
+        pricing: {
+          type: 'price_details',
+          price_details: { price: 'price_team_seat', product: 'prod_price_team' },
+        },
+      });
+    }
+    fake.data.invoices.splice(fake.data.invoices.indexOf(renewal), 1);
+    const lastSeatEnd = (invoices.at(-2)!.lines as WireObject[]).at(-1)!.period as { end: number };
+    return {
+      subscription,
+      lastSeatEnd: new Date(lastSeatEnd.end * 1000).toISOString(),
+      /** At Stripe: the seats are deleted before the renewal, which bills Team alone. */
+      deleteSeats: async () => {
+        const stripe = new Stripe(API_KEY, localApi(fake));
+        expect(await stripe.subscriptionItems.del(itemId)).toMatchObject({ deleted: true });
+        fake.data.invoices.push(renewal);
+      },
+    };
+  }
+
+  it('ends the record of an item deleted from a subscription at the end of its last billed period', async () => {
+    // Customer 0 is billed from the 14th to the 14th: the seats last Oct 14 to Nov 14.
+    const customer = customers[0]!;
+    const seats = withSeats(customer, 'si_team_seat');
+    const { account, hook } = await connected('Item deleted', 'eur');
+    await expectRemovedItemEnds(t, {
+      account,
+      remove: seats.deleteSeats,
+      reread: () =>
+        expectApplied(
+          deliver,
+          hook,
+          event('evt_seats_gone', 'customer.subscription.updated', {
+            id: seats.subscription.id,
+            object: 'subscription',
+            customer: customer.id,
+          }),
+        ),
+      recordId: 'si_team_seat',
+      // Last billed Oct 14 to Nov 14: MRR 2000 lower from Nov 14.
+      endedAt: '2026-11-14T00:00:00.000Z',
+      itemMrr: 2000,
+    });
+    expect(seats.lastSeatEnd).toBe('2026-11-14T00:00:00.000Z');
+  });
+
+  it('ends, on a new full import, the record an earlier import stored of an item deleted since', async () => {
+    // Customer 4 is billed from the 16th to the 16th: the seats last Oct 16 to Nov 16.
+    const customer = customers[4]!;
+    const seats = withSeats(customer, 'si_team_seat_4');
+    const { account, id } = await connected('Item deleted before a full import', 'eur');
+    await expectRemovedItemEnds(t, {
+      account,
+      remove: seats.deleteSeats,
+      reread: async () => {
+        await t.services.imports.fullImport(account.id, id);
+        await t.services.imports.settled(account.id, id);
+      },
+      recordId: 'si_team_seat_4',
+      // Last billed Oct 16 to Nov 16: MRR 2000 lower from Nov 16.
+      endedAt: '2026-11-16T00:00:00.000Z',
+      itemMrr: 2000,
     });
   });
 

@@ -96,8 +96,8 @@ function listPage(items: readonly WireObject[], name: string, query: URLSearchPa
  * A local server answering the Chargebee API calls processor-b makes, in Chargebee's wire
  * format: the site named by the Host header, Basic authentication with the API key as user
  * name, list envelopes paged with `limit`/`offset`/`next_offset`, the filters the connector
- * sends, Chargebee error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers),
- * each answer after `latencyMs` if given.
+ * sends, replacing a subscription's items (`update_for_items`), Chargebee error bodies, and
+ * queued faults (429 with `Retry-After`, 5xx, slow answers), each answer after `latencyMs` if given.
  */
 export async function startFakeChargebee(
   data: ChargebeeData,
@@ -194,6 +194,28 @@ export async function startFakeChargebee(
     return 'not_found';
   }
 
+  /**
+   * `POST /subscriptions/{id}/update_for_items` with `replace_items_list=true`: the
+   * subscription's items become those listed (`subscription_items[item_price_id][i]`, with
+   * `[quantity][i]`), so an addon left out is removed. No invoice or credit is raised.
+   */
+  function updateForItems(id: string, form: URLSearchParams): object | 'not_found' | undefined {
+    const subscription = data.subscriptions.find((item) => item.id === id);
+    if (!subscription) return 'not_found';
+    if (form.get('replace_items_list') !== 'true') return undefined;
+    const current = subscription.subscription_items as WireObject[];
+    const listed = [...form].flatMap(([key, value]) => {
+      const at = /^subscription_items\[item_price_id\]\[(\d+)\]$/.exec(key)?.[1];
+      if (at === undefined) return [];
+      const quantity = form.get(`subscription_items[quantity][${at}]`);
+      const before = current.find((item) => item.item_price_id === value);
+      return before ? [{ ...before, ...(quantity === null ? {} : { quantity: Number(quantity) }) }] : [];
+    });
+    subscription.subscription_items = listed;
+    const customer = data.customers.find((item) => item.id === subscription.customer_id);
+    return { subscription, ...(customer ? { customer } : {}) };
+  }
+
   function answer(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     requests.push(`${req.method} ${url.pathname}${decodeURIComponent(url.search)}`);
@@ -243,13 +265,21 @@ export async function startFakeChargebee(
       else send();
       return;
     }
-    sendBody();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', sendBody);
 
     function sendBody() {
-      if (req.method !== 'GET') {
+      const update = /^\/subscriptions\/([^/]+)\/update_for_items$/.exec(path);
+      if (req.method !== 'GET' && !(req.method === 'POST' && update)) {
         return error(res, 405, { message: 'Only reads are served', api_error_code: 'invalid_request' });
       }
-      const body = route(path, url.searchParams);
+      const body = update
+        ? updateForItems(
+            decodeURIComponent(update[1]!),
+            new URLSearchParams(Buffer.concat(chunks).toString('utf8')),
+          )
+        : route(path, url.searchParams);
       if (body === 'not_found') {
         return error(res, 404, {
           message: `Sorry, we couldn't find that resource (${path})`,

@@ -97,8 +97,9 @@ function expansions(query: URLSearchParams): Set<string> {
 /**
  * A local server answering the Stripe API calls processor-a makes, in Stripe's wire format:
  * bearer-key authentication, list pages with `limit`/`starting_after`/`has_more`, `expand[]`
- * (of a price's product, an invoice's payments, a subscription's schedule),
- * Stripe error bodies, and queued faults (429 with `Retry-After`, 5xx, slow answers).
+ * (of a price's product, an invoice's payments, a subscription's schedule), deleting a
+ * subscription item, Stripe error bodies, and queued faults (429 with `Retry-After`, 5xx, slow
+ * answers).
  */
 export async function startFakeStripe(
   data: StripeData,
@@ -138,6 +139,21 @@ export async function startFakeStripe(
       view.payments = { object: 'list', data: payments, has_more: false, url: '/v1/invoice_payments' };
     }
     return view;
+  }
+
+  /**
+   * `DELETE /v1/subscription_items/{id}`: the item leaves its subscription, which lists it no
+   * more (no proration is invoiced: its invoices stay as they are).
+   */
+  function deleteItem(id: string): object | undefined {
+    for (const subscription of data.subscriptions) {
+      const items = (subscription.items as { data: WireObject[] }).data;
+      const index = items.findIndex((item) => item.id === id);
+      if (index < 0) continue;
+      items.splice(index, 1);
+      return { id, object: 'subscription_item', deleted: true };
+    }
+    return undefined;
   }
 
   function route(path: string, query: URLSearchParams): object | undefined {
@@ -318,7 +334,9 @@ export async function startFakeStripe(
       else send();
       return;
     }
-    const body = route(url.pathname, url.searchParams);
+    const deleted = /^\/v1\/subscription_items\/([^/]+)$/.exec(url.pathname);
+    const body =
+      req.method === 'DELETE' && deleted ? deleteItem(deleted[1]!) : route(url.pathname, url.searchParams);
     if (body === undefined) {
       const param = ['starting_after', 'ending_before'].find((name) => url.searchParams.has(name));
       return param !== undefined
@@ -331,7 +349,7 @@ export async function startFakeStripe(
         : error(res, 404, {
             type: 'invalid_request_error',
             code: 'resource_missing',
-            message: `Unrecognized request URL (GET: ${url.pathname})`,
+            message: `Unrecognized request URL (${req.method}: ${url.pathname})`,
           });
     }
     const send = () => {

@@ -24,8 +24,8 @@ export interface TestApp {
   app: FastifyInstance;
   services: Services;
   clock: ReturnType<typeof fixedClock>;
-  /** A fresh account with one admin and one viewer key. */
-  newAccount(name?: string): Promise<TestAccount>;
+  /** A fresh account with one admin and one viewer key, its reports in `baseCurrency` (default usd). */
+  newAccount(name?: string, baseCurrency?: string): Promise<TestAccount>;
   /** `inject` with the key as a Bearer token. */
   call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
   /** GETs as the key and returns the JSON body, failing the test unless the answer is 200. */
@@ -58,8 +58,11 @@ export async function createTestApp(
     app,
     services,
     clock,
-    async newAccount(name = 'Test account') {
-      const { account, adminKey } = await services.accounts.create({ name });
+    async newAccount(name = 'Test account', baseCurrency?: string) {
+      const { account, adminKey } = await services.accounts.create({
+        name,
+        ...(baseCurrency === undefined ? {} : { baseCurrency }),
+      });
       const viewer = await services.apiKeys.create(account.id, { name: 'viewer', accessLevel: 'viewer' });
       return { id: account.id, adminKey: adminKey.key, viewerKey: viewer.key };
     },

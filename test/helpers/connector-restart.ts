@@ -83,6 +83,17 @@ export interface RestartCase {
 }
 
 /**
+ * The requests of the import's pages: those before the first customer read (`customerRead`).
+ * After its last page an import re-reads the customers whose records outlived their last billed
+ * period (docs/connectors.md, "Removed items"), which the server's real clock makes depend on
+ * the day the test runs.
+ */
+export function pageReads(resumed: readonly string[], customerRead: RegExp): string[] {
+  const at = resumed.findIndex((line) => customerRead.test(line));
+  return at < 0 ? [...resumed] : resumed.slice(0, at);
+}
+
+/**
  * Connects a source in a first server process and kills it in the middle of the invoices; a
  * second process ends the import, and its figures are those of the same customers posted
  * through /data.

@@ -227,15 +227,19 @@ export async function expectGivesUp(
   });
 }
 
-/** A source connected by key with a webhook secret, its import done, and its webhook route. */
+/**
+ * A source connected by key with a webhook secret, its import done, and its webhook route; the
+ * account reports in `baseCurrency` (default usd).
+ */
 export async function connectedWithWebhooks(
   t: TestApp,
   name: string,
   source: { name: string; type: string },
   credentials: ConnectorCredentials,
   webhookSecret: string,
+  baseCurrency?: string,
 ): Promise<{ account: TestAccount; id: string; hook: string }> {
-  const account = await t.newAccount(name);
+  const account = await t.newAccount(name, baseCurrency);
   const id = await newSource(t, account, source);
   await t.services.imports.connectByKey(account.id, id, credentials, webhookSecret);
   await t.services.imports.settled(account.id, id);
@@ -371,4 +375,47 @@ export async function expectNoWebhooks(
   const response = await deliver(`/webhooks/${source.type}/${account.id}/${id}`, payload);
   expect(response.statusCode).toBe(404);
   expect(response.json()).toEqual({ error: `Data source ${id} takes no webhooks` });
+}
+
+/** MRR month by month from September to the day before today, in the account's base currency. */
+const AUTUMN_MRR_URL = '/reports/mrr?date=20260901-20261122&interval=month';
+
+/**
+ * An item worth `itemMrr` a month of one customer's subscription, imported while it was there,
+ * is removed at the system (`remove`) and the customer read again (`reread`: the event about it
+ * delivered, or a new full import): its record `recordId` ends (`canceled`) at `endedAt`, the
+ * end of its last billed period, in November, and /reports/mrr shows September and October as
+ * before and November's MRR `itemMrr` lower, one more contraction. Before, the record was active
+ * without an end: it carried the item's MRR past its last period.
+ */
+export async function expectRemovedItemEnds(
+  t: TestApp,
+  options: {
+    account: TestAccount;
+    remove: () => Promise<void>;
+    reread: () => Promise<void>;
+    recordId: string;
+    endedAt: string;
+    itemMrr: number;
+  },
+) {
+  const { account, recordId, itemMrr } = options;
+  const record = () => t.read(account.adminKey, `/data/subscriptions/${recordId}`);
+  expect(await record()).toMatchObject({ status: 'active', ended_at: null });
+  const before = (await t.read(account.adminKey, AUTUMN_MRR_URL)).result;
+  await options.remove();
+  await options.reread();
+  expect(await record()).toMatchObject({ status: 'canceled', ended_at: options.endedAt, cancel_at: null });
+  const after = (await t.read(account.adminKey, AUTUMN_MRR_URL)).result;
+  expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+  expect([after[2].total_mrr, after[2].contraction]).toEqual([
+    before[2].total_mrr - itemMrr,
+    before[2].contraction - itemMrr,
+  ]);
+}
+
+/** Delivers an event and expects it applied. */
+export async function expectApplied(deliver: Deliver, hook: string, payload: string) {
+  const applied = await deliver(hook, payload);
+  expect(applied.json()).toEqual({ received: true, outcome: 'applied' });
 }

@@ -293,6 +293,51 @@ describe('mapSubscription', () => {
     // A schedule not expanded (its id) says nothing.
     expect(records({ schedule: 'sub_sched_1' }).flatMap((record) => record.scheduled_changes)).toEqual([]);
   });
+
+  it('ends a deleted item, billed on the invoices and no longer listed, at the end of its last period', () => {
+    const itemLine = (id: string, item: string, start: number, end: number, fields: object = {}) =>
+      line({
+        id,
+        period: { start, end },
+        quantity: 2,
+        parent: {
+          type: 'subscription_item_details',
+          subscription_item_details: { subscription_item: item, subscription: 'sub_1', proration: false },
+        },
+        pricing: { price_details: { price: 'price_extra' } },
+        ...fields,
+      } as Partial<Stripe.InvoiceLineItem>);
+    const billed = [
+      itemLine('il_a', 'si_3', JAN_1, FEB_1),
+      itemLine('il_b', 'si_3', FEB_1, MAR_1),
+      // Deleted on Feb 16: the credit for the unused half bills no period.
+      itemLine('il_c', 'si_3', JAN_16 + 31 * 86_400, MAR_1, { amount: -500 }),
+      // Still listed: its record is the item's.
+      itemLine('il_d', 'si_2', FEB_1, MAR_1),
+      // Another subscription's item.
+      line({
+        id: 'il_e',
+        subscription: 'sub_2',
+        parent: { subscription_item_details: { subscription_item: 'si_9', subscription: 'sub_2' } },
+      } as Partial<Stripe.InvoiceLineItem>),
+    ];
+    const mapped = mapSubscription(subscription({}), priceOf, billed);
+    expect(
+      mapped.map((record) => [record.id, record.plan_id, record.quantity, record.status, record.ended_at]),
+    ).toEqual([
+      ['si_1', 'price_pro', 1, 'active', null],
+      ['si_2', 'price_seat', 3, 'active', null],
+      // Last billed Feb 1 to Mar 1: the invoices carry it to Mar 1, the record ends it there.
+      ['si_3', 'price_extra', 2, 'canceled', '2026-03-01T00:00:00.000Z'],
+    ]);
+    expect(mapped[2]).toMatchObject({
+      customer_id: 'cus_1',
+      started_at: '2026-01-01T00:00:00.000Z',
+      currency: 'usd',
+      cancel_at: null,
+      scheduled_changes: [],
+    });
+  });
 });
 
 describe('mapInvoice with credit notes', () => {

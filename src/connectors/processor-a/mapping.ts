@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { monthlyFromPeriodAmount } from '../../engine/normalise-line.js';
 import type { BillingFreq } from '../../engine/types.js';
 import { creditNoteLines } from '../credit-notes.js';
+import { type BilledItem, removedItemRecords } from '../removed-items.js';
 
 // Stripe objects in, `/data/*` records out; pure functions, so each rule has a test. The rules
 // and their reasons are in docs/connectors.md ("processor-a: Stripe").
@@ -167,38 +168,63 @@ function scheduleCancelAt(subscription: Stripe.Subscription): number | null {
   return schedule.phases.at(-1)?.end_date ?? null;
 }
 
+/** What a line billed by a subscription item bills, for the removed-items rule. */
+function billedItem(line: Stripe.InvoiceLineItem): BilledItem | undefined {
+  const details = line.parent?.subscription_item_details;
+  const subscription = details?.subscription ?? idOf(line.subscription);
+  if (!details || subscription === null) return undefined;
+  return {
+    subscription,
+    record: details.subscription_item,
+    planId: idOf(line.pricing?.price_details?.price ?? null),
+    quantity: line.quantity ?? 1,
+    end: new Date(line.period.end * 1000),
+    credit: line.amount < 0,
+  };
+}
+
 /**
  * One record per subscription item, keyed by the item's id, which is also what the item's
  * invoice lines name: a multi-item subscription is several of ours, each with its plan and
- * quantity, and with the changes its schedule plans. Incomplete subscriptions (never paid)
- * are not subscriptions yet.
+ * quantity, and with the changes its schedule plans. An item deleted from the subscription is
+ * no longer listed: given the customer's invoice lines (`billed`), its record ends at the end of
+ * the last period they billed it for (the removed-items rule). Incomplete subscriptions (never
+ * paid) are not subscriptions yet.
  */
 export function mapSubscription(
   subscription: Stripe.Subscription,
   priceOf: (id: string) => Stripe.Price | undefined,
+  billed: readonly Stripe.InvoiceLineItem[] = [],
 ) {
   const status = subscription.pause_collection ? 'ended' : STATUS[subscription.status];
   if (status === undefined) return [];
   const changes = scheduledChanges(subscription, priceOf);
-  return subscription.items.data.map((item) => {
+  const fields = {
+    customer_id: idOf(subscription.customer),
+    started_at: instant(subscription.start_date),
+    currency: subscription.currency,
+  };
+  const items = subscription.items.data.map((item) => {
     const cancelAt =
       subscription.cancel_at ??
       (subscription.cancel_at_period_end ? item.current_period_end : scheduleCancelAt(subscription));
     return {
       id: item.id,
-      customer_id: idOf(subscription.customer),
+      customer_id: fields.customer_id,
       plan_id: item.price.recurring ? item.price.id : null,
       quantity: item.quantity ?? 1,
       status,
-      started_at: instant(subscription.start_date),
+      started_at: fields.started_at,
       cancel_requested_at:
         cancelAt !== null && subscription.canceled_at !== null ? instant(subscription.canceled_at) : null,
       cancel_at: cancelAt === null ? null : instant(cancelAt),
       ended_at: subscription.ended_at === null ? null : instant(subscription.ended_at),
-      currency: subscription.currency,
+      currency: fields.currency,
       scheduled_changes: changes.get(item.id)!,
     };
   });
+  const named = new Set(items.map((item) => item.id));
+  return [...items, ...removedItemRecords({ id: subscription.id, named, fields }, billed, billedItem)];
 }
 
 function sum(amounts: readonly { amount: number }[] | null | undefined): number {

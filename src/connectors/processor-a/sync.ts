@@ -79,12 +79,23 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
     return whole;
   }
 
-  async function invoiceRecords(invoices: readonly Stripe.Invoice[]) {
+  /** Each invoice with all its lines. */
+  async function withLines(invoices: readonly Stripe.Invoice[]) {
+    const read = [];
+    for (const invoice of invoices)
+      read.push({
+        invoice,
+        lines: await all((params) => stripe.invoices.listLineItems(invoice.id, params), invoice.lines),
+      });
+    return read;
+  }
+
+  async function invoiceRecords(
+    invoices: readonly { invoice: Stripe.Invoice; lines: Stripe.InvoiceLineItem[] }[],
+  ) {
     const records = [];
-    for (const invoice of invoices) {
-      const lines = await all((params) => stripe.invoices.listLineItems(invoice.id, params), invoice.lines);
+    for (const { invoice, lines } of invoices)
       records.push(mapInvoice(invoice, lines, await chargesOf(invoice), await creditNotesOf(invoice)));
-    }
     return records;
   }
 
@@ -120,7 +131,7 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
     },
     async invoices(cursor) {
       const list = await call(() => stripe.invoices.list({ ...from(cursor), expand: ['data.payments'] }));
-      return pageOf(list, { invoices: await invoiceRecords(list.data) });
+      return pageOf(list, { invoices: await invoiceRecords(await withLines(list.data)) });
     },
   };
 
@@ -140,9 +151,13 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
       const subscriptions = await all((params) =>
         stripe.subscriptions.list({ ...params, customer: customerId, ...withSchedule }),
       );
-      const invoices = await all((params) =>
-        stripe.invoices.list({ ...params, customer: customerId, expand: ['data.payments'] }),
+      const invoices = await withLines(
+        await all((params) =>
+          stripe.invoices.list({ ...params, customer: customerId, expand: ['data.payments'] }),
+        ),
       );
+      // The whole customer's lines: items billed there and deleted from their subscription end.
+      const billed = invoices.flatMap(({ lines }) => lines);
       // The plans its items and their schedules name.
       const prices = await retrievePrices(
         subscriptions.flatMap((sub) => [
@@ -150,10 +165,16 @@ export function stripeSession(apiKey: string, settings: StripeApiSettings): Conn
           ...schedulePriceIds(sub),
         ]),
       );
+      const records = subscriptions.flatMap((sub) => mapSubscription(sub, (id) => prices.get(id), billed));
+      // A deleted item's plan, which the subscription no longer names.
+      const unread = records.flatMap((record) =>
+        record.plan_id === null || prices.has(record.plan_id) ? [] : [record.plan_id],
+      );
+      for (const [id, price] of await retrievePrices(unread)) prices.set(id, price);
       return {
         customers: [mapCustomer(customer)],
         plans: [...prices.values()].flatMap((price) => mapPrice(price) ?? []),
-        subscriptions: subscriptions.flatMap((sub) => mapSubscription(sub, (id) => prices.get(id))),
+        subscriptions: records,
         invoices: await invoiceRecords(invoices),
       };
     },

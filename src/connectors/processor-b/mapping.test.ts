@@ -181,6 +181,44 @@ describe('mapSubscription', () => {
     ]);
   });
 
+  it('ends an addon billed on the invoices and no longer on the subscription at the end of its last period', () => {
+    const MAR_1 = FEB_1 + 28 * 86_400;
+    type Line = NonNullable<Invoice['line_items']>[number];
+    const billed = (fields: Partial<Line>) =>
+      ({
+        subscription_id: 'sub_1',
+        entity_type: 'addon_item_price',
+        entity_id: 'extra-USD-monthly',
+        quantity: 2,
+        amount: 1000,
+        date_from: JAN_1,
+        date_to: FEB_1,
+        ...fields,
+      }) as Line;
+    const records = mapSubscription(subscription({}), undefined, [
+      billed({}),
+      billed({ date_from: FEB_1, date_to: MAR_1 }),
+      // Still on the subscription, the plan's own line, another subscription's addon, a charge.
+      billed({ entity_id: 'seat-USD-monthly', date_to: MAR_1 }),
+      billed({ entity_type: 'plan_item_price', entity_id: 'pro-USD-monthly', date_to: MAR_1 }),
+      billed({ subscription_id: 'sub_2', entity_id: 'other-USD-monthly', date_to: MAR_1 }),
+      billed({ entity_type: 'charge_item_price', entity_id: 'setup-USD', date_to: MAR_1 }),
+    ]);
+    expect(
+      records.map((record) => [record.id, record.plan_id, record.quantity, record.status, record.ended_at]),
+    ).toEqual([
+      ['sub_1', 'pro-USD-monthly', 1, 'active', null],
+      ['sub_1:seat-USD-monthly', 'seat-USD-monthly', 3, 'active', null],
+      // Last billed Feb 1 to Mar 1: the invoices carry it to Mar 1, the record ends it there.
+      ['sub_1:extra-USD-monthly', 'extra-USD-monthly', 2, 'canceled', '2026-03-01T00:00:00.000Z'],
+    ]);
+    expect(records[2]).toMatchObject({
+      customer_id: 'cus_1',
+      started_at: '2026-01-01T00:00:00.000Z',
+      currency: 'USD',
+    });
+  });
+
   it('schedules the end of a non-renewing subscription at cancelled_at, requested at cancel_schedule_created_at', () => {
     const [record] = mapSubscription(
       subscription({ status: 'non_renewing', cancelled_at: FEB_1, cancel_schedule_created_at: JAN_16 }),

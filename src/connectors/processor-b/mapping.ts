@@ -1,6 +1,7 @@
 import type { CreditNote, Customer, Invoice, Item, ItemPrice, Subscription, Transaction } from 'chargebee';
 import { monthlyFromPeriodAmount } from '../../engine/normalise-line.js';
 import { creditNoteLines } from '../credit-notes.js';
+import { type BilledItem, removedItemRecords } from '../removed-items.js';
 
 // Chargebee objects (product catalog 2.0) in, `/data/*` records out; pure functions, so each
 // rule has a test. The rules and their reasons are in docs/connectors.md ("processor-b: Chargebee").
@@ -100,6 +101,17 @@ export type PeriodOf = (
 
 type SubscriptionItem = NonNullable<Subscription['subscription_items']>[number];
 
+type LineItem = NonNullable<Invoice['line_items']>[number];
+
+/** A line billing a subscription's plan or addon item (a charge's line is one-time). */
+function isRecurringLine(line: LineItem): boolean {
+  return (
+    line.subscription_id !== undefined &&
+    line.entity_id !== undefined &&
+    (line.entity_type === 'plan_item_price' || line.entity_type === 'addon_item_price')
+  );
+}
+
 /** A change of a subscription record on a later day, in the `/data/subscriptions` shape. */
 export interface ScheduledChange {
   date: string;
@@ -153,14 +165,34 @@ function changeAt(date: string, item: SubscriptionItem, next: NextTerm): Schedul
   };
 }
 
+/** What a plan or addon line bills, for the removed-items rule. */
+function billedItem(line: LineItem): BilledItem | undefined {
+  if (!isRecurringLine(line)) return undefined;
+  return {
+    subscription: line.subscription_id!,
+    record: itemRecordId(line.subscription_id!, line.entity_type, line.entity_id!),
+    planId: line.entity_id!,
+    quantity: line.quantity ?? 1,
+    end: new Date(line.date_to * 1000),
+    credit: (line.amount ?? 0) < 0,
+  };
+}
+
 /**
  * One record per recurring subscription item (plan and addons; charges are one-time lines),
  * each with its item price and quantity. `cancelled_at` is when a cancelled subscription ended,
  * or, on a live one, when its scheduled cancellation takes effect. With `next` (a subscription
  * that `has_scheduled_changes`), the records whose item changes at `changes_scheduled_at` (the
  * current term's end) carry that change; addons the next term adds get no record until they start.
+ * An addon removed from the subscription is no longer listed: given the customer's invoice lines
+ * (`billed`), its record ends at the end of the last period they billed it for (the
+ * removed-items rule).
  */
-export function mapSubscription(subscription: Subscription, next?: NextTerm) {
+export function mapSubscription(
+  subscription: Subscription,
+  next?: NextTerm,
+  billed: readonly LineItem[] = [],
+) {
   const status = statusOf(subscription);
   if (status === undefined) return [];
   const cancelled = subscription.status === 'cancelled';
@@ -174,26 +206,33 @@ export function mapSubscription(subscription: Subscription, next?: NextTerm) {
     subscription.changes_scheduled_at ??
     next?.subscription.changes_scheduled_at ??
     subscription.current_term_end;
-  return (subscription.subscription_items ?? [])
+  const fields = {
+    customer_id: subscription.customer_id,
+    started_at: instant(started),
+    currency: subscription.currency_code,
+  };
+  const items = (subscription.subscription_items ?? [])
     .filter((item) => item.item_type !== 'charge')
     .map((item) => {
       const change =
         next === undefined || changesAt === undefined ? undefined : changeAt(day(changesAt), item, next);
       return {
         id: itemRecordId(subscription.id, item.item_type, item.item_price_id),
-        customer_id: subscription.customer_id,
+        customer_id: fields.customer_id,
         plan_id: item.item_price_id,
         quantity: item.quantity ?? 1,
         status,
-        started_at: instant(started),
+        started_at: fields.started_at,
         cancel_requested_at: cancelAt !== null && requested !== null ? instant(requested) : null,
         cancel_at: cancelAt === null ? null : instant(cancelAt),
         ended_at:
           cancelled && subscription.cancelled_at !== undefined ? instant(subscription.cancelled_at) : null,
-        currency: subscription.currency_code,
+        currency: fields.currency,
         ...(change === undefined ? {} : { scheduled_changes: [change] }),
       };
     });
+  const named = new Set(items.map((item) => item.id));
+  return [...items, ...removedItemRecords({ id: subscription.id, named, fields }, billed, billedItem)];
 }
 
 const INVOICE_STATUS: Record<Invoice['status'], string> = {
@@ -206,18 +245,13 @@ const INVOICE_STATUS: Record<Invoice['status'], string> = {
   pending: 'draft',
 };
 
-type LineItem = NonNullable<Invoice['line_items']>[number];
-
 /**
  * Our line amount is after discounts and before tax; Chargebee's is before discounts and
  * includes the tax when the invoice's prices are tax-inclusive. Chargebee marks no proration:
  * a subscription line shorter than its item price's period is one.
  */
 export function mapLine(line: LineItem, taxInclusive: boolean, periodOf: PeriodOf) {
-  const recurring =
-    line.subscription_id !== undefined &&
-    line.entity_id !== undefined &&
-    (line.entity_type === 'plan_item_price' || line.entity_type === 'addon_item_price');
+  const recurring = isRecurringLine(line);
   const discount = line.discount_amount ?? 0;
   const tax = line.tax_amount ?? 0;
   const gross = line.amount ?? line.unit_amount * (line.quantity ?? 1);

@@ -107,13 +107,14 @@ export function chargebeeSession(
 
   /**
    * The records of the subscriptions; one with scheduled changes is read again as its next term
-   * (`retrieve_with_scheduled_changes`), whose item prices give the changes' MRR.
+   * (`retrieve_with_scheduled_changes`), whose item prices give the changes' MRR. With `billed`
+   * (a customer's invoice lines), addons removed since are ended (the removed-items rule).
    */
-  async function subscriptionRecords(subscriptions: readonly Subscription[]) {
+  async function subscriptionRecords(subscriptions: readonly Subscription[], billed?: readonly LineItem[]) {
     const records = [];
     for (const subscription of subscriptions) {
       if (!subscription.has_scheduled_changes) {
-        records.push(...mapSubscription(subscription));
+        records.push(...mapSubscription(subscription, undefined, billed));
         continue;
       }
       const { subscription: scheduled } = await call(() =>
@@ -126,7 +127,7 @@ export function chargebeeSession(
         const itemId = itemPrices.get(id)?.item_id;
         return itemId !== undefined && items.get(itemId)?.metered === true;
       };
-      records.push(...mapSubscription(subscription, { subscription: scheduled, periodOf, metered }));
+      records.push(...mapSubscription(subscription, { subscription: scheduled, periodOf, metered }, billed));
     }
     return records;
   }
@@ -177,9 +178,15 @@ export function chargebeeSession(
     return byId;
   }
 
-  async function invoiceRecords(invoices: readonly Invoice[]) {
-    const withLines = [];
-    for (const invoice of invoices) withLines.push({ invoice, lines: await linesOf(invoice) });
+  /** Each invoice with all its line items. */
+  async function withLines(invoices: readonly Invoice[]) {
+    const read = [];
+    for (const invoice of invoices) read.push({ invoice, lines: await linesOf(invoice) });
+    return read;
+  }
+
+  async function invoiceRecords(withLines: readonly { invoice: Invoice; lines: LineItem[] }[]) {
+    const invoices = withLines.map(({ invoice }) => invoice);
     const credits = await creditNotesOf(invoices);
     const transactions = await transactionsOf(invoices);
     await knowPrices(
@@ -230,7 +237,7 @@ export function chargebeeSession(
     async invoices(cursor) {
       const page = await call(() => chargebee.invoice.list(from(cursor)));
       return {
-        records: { invoices: await invoiceRecords(page.list.map(({ invoice }) => invoice)) },
+        records: { invoices: await invoiceRecords(await withLines(page.list.map(({ invoice }) => invoice))) },
         next: page.next_offset ?? null,
         fetched: page.list.length,
       };
@@ -258,19 +265,22 @@ export function chargebeeSession(
       const subscriptions = (
         await all((params) => chargebee.subscription.list({ ...params, ...ofCustomer }))
       ).map(({ subscription }) => subscription);
-      const invoices = (await all((params) => chargebee.invoice.list({ ...params, ...ofCustomer }))).map(
-        ({ invoice }) => invoice,
+      const invoices = await withLines(
+        (await all((params) => chargebee.invoice.list({ ...params, ...ofCustomer }))).map(
+          ({ invoice }) => invoice,
+        ),
       );
-      // The plans its items name, which may be newer than the last import.
-      const named = new Set(
-        subscriptions.flatMap((sub) => (sub.subscription_items ?? []).map((item) => item.item_price_id)),
-      );
+      // The whole customer's lines: addons billed there and removed from their subscription end.
+      const billed = invoices.flatMap(({ lines }) => lines);
+      const subscriptionsRead = await subscriptionRecords(subscriptions, billed);
+      // The plans its records name (a removed addon's too), which may be newer than the last import.
+      const named = new Set(subscriptionsRead.flatMap((record) => record.plan_id ?? []));
       await knowPrices(named);
       const wanted = [...named].flatMap((id) => itemPrices.get(id) ?? []);
       const records: RecordsPage = {
         customers: [mapCustomer(customer)],
         plans: plansOf(wanted, await itemsOf(wanted)),
-        subscriptions: await subscriptionRecords(subscriptions),
+        subscriptions: subscriptionsRead,
         invoices: await invoiceRecords(invoices),
       };
       return records;

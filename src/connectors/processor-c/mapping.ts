@@ -9,6 +9,7 @@ import type {
   Transaction,
 } from 'recurly';
 import { monthlyFromPeriodAmount } from '../../engine/normalise-line.js';
+import { type BilledItem, removedItemRecords } from '../removed-items.js';
 
 // Recurly objects (as the `recurly` package casts them: camelCase, dates as Date, amounts in
 // major units) in, `/data/*` records out; pure functions, so each rule has a test. The rules
@@ -195,7 +196,10 @@ export type PlanOf = (code: string) => Plan | undefined;
 export interface SubscriptionContext {
   /** The plan a pending change names (to give its MRR); without it, changes carry no amount. */
   planOf?: PlanOf | undefined;
-  /** The line items of the account's invoices: add-ons billed there and gone since end with their last period. */
+  /**
+   * The line items of the account's invoices: add-ons billed there and gone since end with
+   * their last period (the removed-items rule).
+   */
   billed?: readonly LineItem[] | undefined;
 }
 
@@ -294,54 +298,41 @@ function liveAddOns(subscription: Subscription): SubscriptionAddOn[] {
   );
 }
 
-/**
- * Add-ons that have left the subscription, each with when it stopped: an expired add-on at its
- * `expired_at`; one billed on the account's invoices but no longer on the subscription (removed
- * by a change) at the end of the last period it was billed for, so its invoices decide its MRR
- * up to then and nothing carries it on.
- */
-function endedAddOns(subscription: Subscription, billed: readonly LineItem[]) {
-  const ended = new Map<string, { planId: string | null; quantity: number; endedAt: Date }>();
-  const planCode = subscription.plan?.code ?? null;
+/** Expired add-ons, each ended at its `expired_at`. */
+function expiredAddOns(subscription: Subscription) {
   const live = new Set(liveAddOns(subscription).map((addOn) => addOn.addOn!.code!));
-  for (const addOn of subscription.addOns ?? []) {
+  return (subscription.addOns ?? []).flatMap((addOn) => {
     const code = addOn.addOn?.code;
-    if (!code || !present(addOn.expiredAt) || live.has(code)) continue;
-    ended.set(code, {
-      planId: planCode === null ? null : addOnPlanId(planCode, code),
-      quantity: addOn.quantity ?? 1,
-      endedAt: addOn.expiredAt,
-    });
-  }
-  const onSubscription = new Set((subscription.addOns ?? []).map((addOn) => addOn.addOn?.code));
-  for (const line of billed) {
-    const code = line.addOnCode;
-    if (
-      !code ||
-      onSubscription.has(code) ||
-      line.subscriptionId !== subscription.id ||
-      line.refund === true ||
-      !SUBSCRIPTION_ORIGINS.has(line.origin ?? '') ||
-      !present(line.endDate)
-    )
-      continue;
-    const known = ended.get(code);
-    if (known !== undefined && known.endedAt >= line.endDate) continue;
-    ended.set(code, {
-      planId: line.planCode ? addOnPlanId(line.planCode, code) : null,
-      quantity: Math.abs(line.quantity ?? 1),
-      endedAt: line.endDate,
-    });
-  }
-  return ended;
+    if (!code || !present(addOn.expiredAt) || live.has(code)) return [];
+    return [{ code, quantity: addOn.quantity ?? 1, endedAt: addOn.expiredAt }];
+  });
+}
+
+/** What a plan or add-on line bills, for the removed-items rule. */
+function billedItem(line: LineItem): BilledItem | undefined {
+  const subscriptionId = line.subscriptionId;
+  if (!present(subscriptionId) || !SUBSCRIPTION_ORIGINS.has(line.origin ?? '') || !present(line.endDate))
+    return undefined;
+  const code = line.addOnCode;
+  const planCode = line.planCode ?? null;
+  return {
+    subscription: subscriptionId,
+    record: code ? addOnSubscriptionId(subscriptionId, code) : subscriptionId,
+    planId: code && planCode !== null ? addOnPlanId(planCode, code) : planCode,
+    quantity: Math.abs(line.quantity ?? 1),
+    end: line.endDate,
+    credit: line.refund === true,
+  };
 }
 
 /**
  * A subscription is one record for its plan, keyed by the subscription id (what its invoice
  * lines name), and one per add-on, keyed by subscription id and add-on code, so a seat add-on
  * carries its own quantity and MRR as a Stripe subscription item does. An add-on that has left
- * the subscription keeps its record, ended when it stopped (`endedAddOns`); a pending change
- * gives the records it changes their scheduled changes (`pendingChanges`).
+ * the subscription keeps its record, ended when it stopped: an expired one at its `expired_at`,
+ * one no longer listed (removed by a change) by the removed-items rule from the account's
+ * invoice lines (`context.billed`); a pending change gives the records it changes their
+ * scheduled changes (`pendingChanges`).
  */
 export function mapSubscription(subscription: Subscription, context: SubscriptionContext = {}) {
   const state = lifecycle(subscription);
@@ -361,16 +352,28 @@ export function mapSubscription(subscription: Subscription, context: Subscriptio
     const change = changes.get(record.id);
     return change === undefined ? record : { ...record, scheduled_changes: [change] };
   };
-  const ended = [...endedAddOns(subscription, context.billed ?? [])].map(([code, addOn]) => ({
-    id: addOnSubscriptionId(subscription.id!, code),
+  const expired = expiredAddOns(subscription).map((addOn) => ({
+    id: addOnSubscriptionId(subscription.id!, addOn.code),
     ...common,
     status: 'canceled',
     cancel_requested_at: null,
     cancel_at: null,
     ended_at: instant(addOn.endedAt),
-    plan_id: addOn.planId,
+    plan_id: planCode === null ? null : addOnPlanId(planCode, addOn.code),
     quantity: addOn.quantity,
   }));
+  const listed = (subscription.addOns ?? []).flatMap((addOn) =>
+    addOn.addOn?.code ? [addOnSubscriptionId(subscription.id!, addOn.addOn.code)] : [],
+  );
+  const removed = removedItemRecords(
+    {
+      id: subscription.id!,
+      named: new Set([subscription.id!, ...listed]),
+      fields: { customer_id: common.customer_id, started_at: common.started_at, currency: common.currency },
+    },
+    context.billed ?? [],
+    billedItem,
+  );
   return [
     withChanges({ id: subscription.id!, ...common, plan_id: planCode, quantity: subscription.quantity ?? 1 }),
     ...liveAddOns(subscription).map((addOn) =>
@@ -381,7 +384,8 @@ export function mapSubscription(subscription: Subscription, context: Subscriptio
         quantity: addOn.quantity ?? 1,
       }),
     ),
-    ...ended,
+    ...expired,
+    ...removed,
   ];
 }
 
