@@ -7,7 +7,8 @@ import { sendUnavailable } from './errors.js';
  * (authentication, which waits on the store) and again the work after it; receiving the body is
  * bounded by the server's request timeout instead, so a large upload on a slow line is not
  * mistaken for a stuck handler. JavaScript cannot stop the work already under way: it goes on
- * (a write still commits or rolls back whole), and its late answer is dropped.
+ * (a write still commits or rolls back whole), and its late answer is dropped. Once the handler
+ * answers, the deadline is off: a CSV export streamed to a slow reader is not a stuck handler.
  */
 export function registerRequestDeadline(app: FastifyInstance, deadlineMs: number): void {
   const message = `The request did not complete within the ${deadlineMs / 1000} s deadline; a write it started may still complete`;
@@ -17,7 +18,8 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: number
   const arm = (request: FastifyRequest, reply: FastifyReply) => {
     disarm(request);
     const timer = setTimeout(() => {
-      if (reply.sent || request.raw.destroyed) return;
+      // A streamed answer has begun (reply.sent only turns true at its end): it is no longer stuck.
+      if (reply.sent || reply.raw.headersSent || request.raw.destroyed) return;
       request.log.warn({ deadlineMs }, 'request deadline passed, answering 503');
       void sendUnavailable(reply, message);
     }, deadlineMs);
@@ -31,4 +33,6 @@ export function registerRequestDeadline(app: FastifyInstance, deadlineMs: number
   });
   app.addHook('preParsing', async (request) => disarm(request));
   app.addHook('preValidation', async (request, reply) => arm(request, reply));
+  // The handler has answered: sending, a long export to a slow reader included, is the socket's.
+  app.addHook('onSend', async (request) => disarm(request));
 }

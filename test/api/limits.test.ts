@@ -176,6 +176,16 @@ describe('the request deadline', () => {
       },
     );
     t.app.post('/test/echo', { config: { public: true } }, async (request) => request.body);
+    // An answer streamed for longer than the deadline, as a large export to a slow reader is.
+    t.app.get('/test/stream', { config: { public: true } }, async (_request, reply) => {
+      async function* slowly() {
+        for (const part of ['a,b\r\n', '1,2\r\n', '3,4\r\n']) {
+          yield part;
+          await sleep(150);
+        }
+      }
+      return reply.type('text/csv').send(Readable.from(slowly()));
+    });
   });
   afterAll(() => t.close());
 
@@ -211,6 +221,12 @@ describe('the request deadline', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([1, 2]);
+  });
+
+  it('leaves an answer alone once it streams, however long the stream takes', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/test/stream' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('a,b\r\n1,2\r\n3,4\r\n');
   });
 
   it('leaves a quick answer alone', async () => {
