@@ -169,6 +169,14 @@ describe.each(STORE_KINDS)('CSV exports on %s', (kind) => {
     expect(onlyNew.find((row) => row[0] === '2026-09' && row[1] === '18')?.[2]).toBe('12000');
   });
 
+  it('exports a century of months in one pass over the movements: a row per day and an anchor per month', async () => {
+    const rows = await csv('/exports/mrr-growth.csv?date=20000101-20991231');
+    // 36,525 days from 2000-01-01 to 2099-12-31 (100 x 365 + 25 leap days: 2000, 2004, ...,
+    // 2096) and a day-0 row for each of the 1,200 months, after the header.
+    expect(rows).toHaveLength(1 + 36_525 + 1_200);
+    expect(rows.find((row) => row[0] === '2026-11' && row[1] === '18')?.[2]).toBe('-12500');
+  });
+
   it('refuses a bad parameter with a 400 before any CSV, and a request without a key', async () => {
     await t.expectBadRequest(
       account.viewerKey,

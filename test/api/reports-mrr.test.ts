@@ -379,6 +379,13 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
       [null, 12000],
       [null, null],
     ]);
+    // A month compared with itself: both columns the same, November's churn on the 18th.
+    const itself = (await get('/reports/mrr-growth?compareMonth=2026-11')).result as {
+      cumulative_mrr: number | null;
+      cumulative_mrr_compare: number | null;
+    }[];
+    expect(itself[18]).toEqual({ date: 18, cumulative_mrr: -12500, cumulative_mrr_compare: -12500 });
+    expect(itself.every((row) => row.cumulative_mrr === row.cumulative_mrr_compare)).toBe(true);
   });
 
   it('serves the month day by day as a table, a column per day of the month', async () => {

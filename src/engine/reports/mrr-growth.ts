@@ -3,7 +3,7 @@ import type { FxTable } from '../fx-table.js';
 import { nextPeriodStart, periodStart } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import type { MovementKind } from '../types.js';
-import { listMovements } from './movement-list.js';
+import { listedPositions } from './movement-list.js';
 
 export interface MrrGrowthQuery extends GrowthFilter {
   /** Any day of the month to chart, and of the month to compare it with. */
@@ -26,34 +26,56 @@ export interface MrrGrowthRow {
   cumulative_mrr_compare: number | null;
 }
 
-/** Running sums of the month's movements by day of month, null after the month's end or after today. */
+/**
+ * The running sums of several months' movements by day of month, one array per month: 0 the
+ * anchor at zero, then days 1 to 31, null after the month's end or after today. One pass over
+ * the movements from the first month to the last, whatever the number of months.
+ */
 function runningSums(
   snapshot: AccountSnapshot,
-  month: number,
+  months: readonly number[],
   query: GrowthFilter,
   fx: FxTable,
-): (number | null)[] {
-  const first = periodStart(month, 'month');
-  const last = nextPeriodStart(first, 'month') - 1;
-  const byDay = new Float64Array(last - first + 2);
-  const movements = listMovements(
-    snapshot,
-    { ...query, from: first, to: Math.min(last, query.today), fixedRateDay: null, committed: false },
-    fx,
-  );
-  for (const movement of movements) byDay[movement.day - first + 1]! += movement.amountBase;
-  const sums: (number | null)[] = [0];
-  let total = 0;
-  for (let day = 1; day <= 31; day++) {
-    const date = first + day - 1;
-    if (date > last || date > query.today) {
-      sums.push(null);
-      continue;
+): (number | null)[][] {
+  // The same month asked twice (a month compared with itself) is summed once.
+  const firsts = [...new Set(months.map((month) => periodStart(month, 'month')))];
+  const lasts = firsts.map((first) => nextPeriodStart(first, 'month') - 1);
+  const indexOf = new Map(firsts.map((first, index) => [first, index]));
+  const byDay = firsts.map(() => new Float64Array(32));
+  if (firsts.length > 0) {
+    const listed = listedPositions(
+      snapshot,
+      {
+        ...query,
+        from: Math.min(...firsts),
+        to: Math.min(Math.max(...lasts), query.today),
+        fixedRateDay: null,
+        committed: false,
+      },
+      fx,
+    );
+    for (let n = 0; n < listed.count; n++) {
+      const movement = listed.at(n);
+      const first = periodStart(movement.day, 'month');
+      const index = indexOf.get(first);
+      if (index !== undefined) byDay[index]![movement.day - first + 1]! += movement.amountBase;
     }
-    total += byDay[day]!;
-    sums.push(roundCents(total));
   }
-  return sums;
+  const sums = firsts.map((first, index) => {
+    const running: (number | null)[] = [0];
+    let total = 0;
+    for (let day = 1; day <= 31; day++) {
+      const date = first + day - 1;
+      if (date > lasts[index]! || date > query.today) {
+        running.push(null);
+        continue;
+      }
+      total += byDay[index]![day]!;
+      running.push(roundCents(total));
+    }
+    return running;
+  });
+  return months.map((month) => sums[indexOf.get(periodStart(month, 'month'))!]!);
 }
 
 /** The month's MRR movements added up day by day, beside the same for a comparison month. */
@@ -62,8 +84,10 @@ export function mrrGrowthReport(
   query: MrrGrowthQuery,
   fx: FxTable,
 ): MrrGrowthRow[] {
-  const current = runningSums(snapshot, query.month, query, fx);
-  const compare = runningSums(snapshot, query.compareMonth, query, fx);
+  const [current, compare] = runningSums(snapshot, [query.month, query.compareMonth], query, fx) as [
+    (number | null)[],
+    (number | null)[],
+  ];
   return current.map((value, date) => ({
     date,
     cumulative_mrr: value,
@@ -71,15 +95,12 @@ export function mrrGrowthReport(
   }));
 }
 
-/**
- * The running sums of several months side by side (the mrr-growth export): one array per month,
- * indexed by day of month, 0 the anchor at zero.
- */
+/** The running sums of several months (the mrr-growth export), as `runningSums` gives them. */
 export function mrrGrowthByMonth(
   snapshot: AccountSnapshot,
   months: readonly number[],
   query: GrowthFilter,
   fx: FxTable,
 ): (number | null)[][] {
-  return months.map((month) => runningSums(snapshot, month, query, fx));
+  return runningSums(snapshot, months, query, fx);
 }
