@@ -86,8 +86,10 @@ export function createAccountsService(store: Store, apiKeys: ApiKeysService, fx:
      * are recomputed; the new data version drops every snapshot and what was derived from it.
      */
     async setBaseCurrency(accountId: string, currency: string): Promise<AccountProfile> {
-      await getRow(accountId);
+      const current = await getRow(accountId);
       const code = currency.toLowerCase();
+      // Changing nothing rebuilds nothing.
+      if (code === current.base_currency) return profile(current);
       const unknown = (await currencyChecker(fx, 'base_currency'))(code);
       if (unknown !== undefined) throw new InvalidInputError(unknown);
       const row = await store.transaction(async (tx) => {

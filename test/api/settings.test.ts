@@ -149,6 +149,10 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     ]);
     expect((await post({ base_currency: 'eur' }, account.viewerKey)).statusCode).toBe(403);
     expect((await post({ timezone: 'UTC' })).statusCode).toBe(400);
+    // The currency already set changes nothing, so nothing is rebuilt.
+    const version = await t.services.store.changes.dataVersion(account.id);
+    expect((await post({ base_currency: 'usd' })).statusCode).toBe(200);
+    expect(await t.services.store.changes.dataVersion(account.id)).toBe(version);
     const changed = await post({ base_currency: 'EUR' });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual((await get('/settings')).json());
