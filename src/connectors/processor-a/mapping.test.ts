@@ -191,6 +191,8 @@ describe('mapSubscription', () => {
     ['price_seat', recurring('month', 1000)],
     ['price_pro_year', recurring('year', 96_000)],
     ['price_api', recurring('month', 0, 'metered')],
+    ['price_pro_ttc', { ...recurring('month', 12_000), tax_behavior: 'inclusive' }],
+    ['price_seat_pack', { ...recurring('month', 5000), transform_quantity: { divide_by: 10, round: 'up' } }],
   ]);
   const priceOf = (id: string) => PRICES.get(id);
   const phase = (start: number, end: number, items: [string, number][]) => ({
@@ -292,6 +294,25 @@ describe('mapSubscription', () => {
     }
     // A schedule not expanded (its id) says nothing.
     expect(records({ schedule: 'sub_sched_1' }).flatMap((record) => record.scheduled_changes)).toEqual([]);
+  });
+
+  it('gives no MRR to a tax-inclusive price or a price per package of units', () => {
+    const phases = [
+      phase(JAN_1, FEB_1, [
+        ['price_pro', 1],
+        ['price_seat', 3],
+      ]),
+      phase(FEB_1, MAR_1, [
+        ['price_pro_ttc', 1],
+        ['price_seat_pack', 30],
+      ]),
+    ];
+    const [pro, seats] = records({ schedule: schedule({ phases }) });
+    // 12000 with tax included would overstate MRR; 30 seats in packs of 10 are not 30 x 5000.
+    expect(pro!.scheduled_changes).toEqual([{ date: '2026-02-01', plan_id: 'price_pro_ttc', quantity: 1 }]);
+    expect(seats!.scheduled_changes).toEqual([
+      { date: '2026-02-01', plan_id: 'price_seat_pack', quantity: 30 },
+    ]);
   });
 
   it('ends a deleted item, billed on the invoices and no longer listed, at the end of its last period', () => {

@@ -112,6 +112,10 @@ function scheduledMrr(price: Stripe.Price | undefined, quantity: number): number
   if (quantity === 0) return 0;
   const recurring = price?.recurring;
   if (!recurring || recurring.usage_type === 'metered' || price.unit_amount === null) return undefined;
+  // A tax-inclusive price's amount holds a tax the change cannot split off, and a price per
+  // package of units (transform_quantity) is not the unit amount times the quantity: either
+  // would be a wrong MRR, so the change says none and the next invoice decides.
+  if (price.tax_behavior === 'inclusive' || price.transform_quantity) return undefined;
   if (!INTERVALS.has(recurring.interval)) return undefined;
   const plan = { billingFreq: recurring.interval as BillingFreq, billingFreqCount: recurring.interval_count };
   return Math.round(monthlyFromPeriodAmount(price.unit_amount * quantity, plan));

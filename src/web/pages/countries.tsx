@@ -14,7 +14,12 @@ interface Country extends CountryFigures {
 }
 
 const names = new Intl.DisplayNames(['en'], { type: 'region' });
-const countryName = (code: string) => names.of(code.toUpperCase()) ?? code;
+/**
+ * A country's name in English. Regions the map draws without an ISO code (Kosovo, Somaliland,
+ * ...) keep the map's own name: DisplayNames throws on anything but a code.
+ */
+const countryName = (code: string) =>
+  /^[A-Za-z]{2}$/.test(code) ? (names.of(code.toUpperCase()) ?? code) : code;
 
 /** What the map colours countries by: a figure of `/reports/map`. */
 const COLOURED_BY = {
