@@ -71,14 +71,19 @@ function customerView(
     primaryPlan: row.primary_plan,
     primaryBillingFreq: row.primary_billing_freq,
     paymentMethods: row.payment_methods ?? [],
+    latestPaymentMethod: row.latest_payment_method,
     pricingModels: row.pricing_models ?? [],
+    primaryPricingModel: row.primary_pricing_model,
     hasDiscount: row.has_discount ?? false,
     quantities: row.quantities ?? [],
     movements: (movements.get(key) ?? []).map(toMovement),
   };
 }
 
-/** Plans billed on, their frequencies, and the plan of the latest revenue (ties: the larger value). */
+/**
+ * Plans billed on, their frequencies, and the plan of the latest revenue (ties: the larger
+ * value) with its frequency and pricing model.
+ */
 function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, PlanInput>) {
   const planIds = [
     ...new Set(segments.flatMap((segment) => (segment.planId === null ? [] : [segment.planId]))),
@@ -95,11 +100,13 @@ function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, Pl
           : best,
       undefined,
     );
+  const primary = latest?.planId ? plans.get(latest.planId) : undefined;
   return {
     plans: planIds.sort(),
     billingFreqs: [...freqs].sort(),
     primaryPlan: latest?.planId ?? null,
-    primaryBillingFreq: latest?.planId ? (plans.get(latest.planId)?.billingFreq ?? null) : null,
+    primaryBillingFreq: primary?.billingFreq ?? null,
+    primaryPricingModel: primary?.pricingModel ?? null,
   };
 }
 
@@ -132,6 +139,12 @@ export function createMetricsService(
     const paymentMethods = groupByCustomer<PaymentMethodRow>(
       await tx.metrics.paymentMethods(accountId, keys),
     );
+    const latestPaymentMethods = new Map(
+      (await tx.metrics.latestPaymentMethods(accountId, keys)).map((row) => [
+        keyString({ dataSourceId: row.data_source_id, id: row.customer_id }),
+        row.payment_method,
+      ]),
+    );
     const plans = plansByKey(await tx.metrics.plans(accountId));
     const day = today(clock);
     const derived = customers.map((customer) => {
@@ -154,6 +167,7 @@ export function createMetricsService(
         // Only a customer's current subscriptions read segments, and today only moves on.
         segments: timeline.segments.filter((segment) => segment.end > day),
         paymentMethods: (paymentMethods.get(keyString(key)) ?? []).map((row) => row.payment_method),
+        latestPaymentMethod: latestPaymentMethods.get(keyString(key)) ?? null,
         pricingModels: pricingModels(billed.plans, plans),
         hasDiscount: hasCurrentDiscount(history),
         quantities: timeline.quantities,
