@@ -81,6 +81,21 @@ function customerView(
 }
 
 /**
+ * A customer's payment methods (sorted, as read) and the method of its latest successful
+ * payment. Two methods paid at the same instant: the first in that order.
+ */
+function paymentMethodsOf(rows: readonly PaymentMethodRow[]) {
+  let latest: PaymentMethodRow | undefined;
+  for (const row of rows) {
+    if (row.paid_at !== null && (latest === undefined || row.paid_at > latest.paid_at!)) latest = row;
+  }
+  return {
+    paymentMethods: rows.map((row) => row.payment_method),
+    latestPaymentMethod: latest?.payment_method ?? null,
+  };
+}
+
+/**
  * Plans billed on, their frequencies, and the plan of the latest revenue (ties: the larger
  * value) with its frequency and pricing model.
  */
@@ -139,12 +154,6 @@ export function createMetricsService(
     const paymentMethods = groupByCustomer<PaymentMethodRow>(
       await tx.metrics.paymentMethods(accountId, keys),
     );
-    const latestPaymentMethods = new Map(
-      (await tx.metrics.latestPaymentMethods(accountId, keys)).map((row) => [
-        keyString({ dataSourceId: row.data_source_id, id: row.customer_id }),
-        row.payment_method,
-      ]),
-    );
     const plans = plansByKey(await tx.metrics.plans(accountId));
     const day = today(clock);
     const derived = customers.map((customer) => {
@@ -166,8 +175,7 @@ export function createMetricsService(
         ...billed,
         // Only a customer's current subscriptions read segments, and today only moves on.
         segments: timeline.segments.filter((segment) => segment.end > day),
-        paymentMethods: (paymentMethods.get(keyString(key)) ?? []).map((row) => row.payment_method),
-        latestPaymentMethod: latestPaymentMethods.get(keyString(key)) ?? null,
+        ...paymentMethodsOf(paymentMethods.get(keyString(key)) ?? []),
         pricingModels: pricingModels(billed.plans, plans),
         hasDiscount: hasCurrentDiscount(history),
         quantities: timeline.quantities,

@@ -77,6 +77,8 @@ export interface PaymentMethodRow {
   data_source_id: string;
   customer_id: string;
   payment_method: string;
+  /** The instant of the latest successful payment with the method, null when every one failed. */
+  paid_at: string | null;
 }
 
 /** What the engine derives for one customer and the store keeps in customer_metrics. */
@@ -174,38 +176,22 @@ export function metricsRepo(db: Queryable) {
       );
     },
 
-    /** The distinct payment methods the customers paid, or tried to pay, counted invoices with; lower case. */
+    /**
+     * The distinct payment methods the customers paid, or tried to pay, counted invoices with
+     * (lower case), each with its latest successful payment: one read of the transactions for
+     * the filter's methods and the breakdown's latest one.
+     */
     async paymentMethods(accountId: string, keys: readonly RecordKey[]): Promise<PaymentMethodRow[]> {
       return jsonRows<PaymentMethodRow>(
         db,
-        `select distinct i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method
+        `select i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method,
+                max(t.date) filter (where t.result = 'successful') as paid_at
          from ${ofKeys('invoices', 'i')}
          cross join ${ofInvoice('invoice_transactions', 't', "and x.payment_method is not null and x.type = 'payment'")}
-         where i.status not in ('draft', 'void')`,
-        [accountId, keysJson(keys)],
-        { orderBy: 'q.data_source_id, q.customer_id, q.payment_method' },
-      );
-    },
-
-    /**
-     * Each customer's payment method of its latest successful payment of a counted invoice,
-     * lower case; customers without one have no row. Payments of the same instant are told
-     * apart by the later invoice, then the later transaction on it.
-     */
-    async latestPaymentMethods(accountId: string, keys: readonly RecordKey[]): Promise<PaymentMethodRow[]> {
-      return jsonRows<PaymentMethodRow>(
-        db,
-        `select distinct on (i.data_source_id, i.customer_id)
-                i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method
-         from ${ofKeys('invoices', 'i')}
-         cross join ${ofInvoice(
-           'invoice_transactions',
-           't',
-           "and x.payment_method is not null and x.type = 'payment' and x.result = 'successful'",
-         )}
          where i.status not in ('draft', 'void')
-         order by i.data_source_id, i.customer_id, t.date desc, i.date desc, i.invoice_id desc, t.position desc`,
+         group by 1, 2, 3`,
         [accountId, keysJson(keys)],
+        { orderBy: 'q.data_source_id, q.customer_id, q.payment_method', instants: ['paid_at'] },
       );
     },
 

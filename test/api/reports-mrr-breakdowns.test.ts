@@ -5,7 +5,8 @@ import { STORE_KINDS } from '../helpers/stores.js';
 // Today is 2026-11-23. Four USD customers and a lead, all plans monthly but `annual`:
 // - c_us (US): basic (licensed) 5000 from Jun 1; paid by card in October, by SEPA on Nov 1 at 09:00,
 //   then a PayPal attempt failed on Nov 3 and a Visa refund on Nov 10: its latest successful payment is SEPA.
-// - c_mx (MX): usage (metered) 3000 from Sep 15, paid by card.
+// - c_mx (MX): usage (metered) 3000 from Sep 15, paid by card; on Nov 15 split between card and Amex at
+//   the same instant, which goes to the first method alphabetically: Amex.
 // - c_cy (CY): annual (licensed) 120000 a year = 10000 a month from 2024-11-01, no transactions.
 // - c_eg (EG): basic 1000 from Aug 1, and usage 4000 from Oct 1 (an expansion): its latest revenue
 //   is on usage (Nov 1, both plans start a period; ties go to the larger value), so metered in every
@@ -115,7 +116,10 @@ describe.each(STORE_KINDS)(
             'c_mx',
             `2026-${month}-15`,
             [['usage', 3000]],
-            [transaction(`mx${month}_p`, `2026-${month}-15T09:00:00Z`, 'card')],
+            [
+              transaction(`mx${month}_p`, `2026-${month}-15T09:00:00Z`, 'card'),
+              ...(month === '11' ? [transaction('mx11_a', '2026-11-15T09:00:00Z', 'Amex')] : []),
+            ],
           ),
         ),
         annual('cy24', '2024-11-01', '2025-11-01'),
@@ -177,18 +181,18 @@ describe.each(STORE_KINDS)(
     it.each([
       [
         'payment_method',
-        // card: c_mx; paypal: c_eg (its failed card attempt does not count); sepa: c_us (neither
+        // amex: c_mx; paypal: c_eg (its failed card attempt does not count); sepa: c_us (neither
         // the failed PayPal nor the Visa refund after it count); none: c_cy (no payment), c_lead.
         [
-          ['2026-09-01', 'card', 3000, 0, 3000],
+          ['2026-09-01', 'amex', 3000, 0, 3000],
           ['2026-09-01', 'paypal', 0, 0, 1000],
           ['2026-09-01', 'sepa', 0, 0, 5000],
           ['2026-09-01', null, 0, 0, 10000],
-          ['2026-10-01', 'card', 0, 0, 3000],
+          ['2026-10-01', 'amex', 0, 0, 3000],
           ['2026-10-01', 'paypal', 0, 4000, 5000],
           ['2026-10-01', 'sepa', 0, 0, 5000],
           ['2026-10-01', null, 0, 0, 10000],
-          ['2026-11-01', 'card', 0, 0, 3000],
+          ['2026-11-01', 'amex', 0, 0, 3000],
           ['2026-11-01', 'paypal', 0, 0, 5000],
           ['2026-11-01', 'sepa', 0, 0, 5000],
           ['2026-11-01', null, 0, 0, 10000],
