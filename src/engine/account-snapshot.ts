@@ -31,8 +31,12 @@ export interface CustomerView {
   primaryBillingFreq: string | null;
   /** Lower-case payment methods of the customer's transactions. */
   paymentMethods: readonly string[];
+  /** The lower-case payment method of its latest successful payment, for breakdowns. */
+  latestPaymentMethod: string | null;
   /** Pricing models (licensed, metered) of the plans billed on. */
   pricingModels: readonly string[];
+  /** The pricing model of `primaryPlan`, for breakdowns. */
+  primaryPricingModel: string | null;
   /** Whether the latest subscription invoice gives a discount. */
   hasDiscount: boolean;
   quantities: readonly QuantityPoint[];

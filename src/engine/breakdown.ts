@@ -1,4 +1,6 @@
 import type { CustomerView } from './account-snapshot.js';
+import { inAgeRange, monthsBetween } from './customer-filter.js';
+import { marketOf } from './markets.js';
 import { ownValue } from './own-value.js';
 
 export const BREAKDOWNS = [
@@ -13,7 +15,21 @@ export const BREAKDOWNS = [
   'channel',
   'size',
   'cancel_reason',
+  'payment_method',
+  'pricing_model',
+  'age',
+  'market',
 ] as const;
+
+/** The values of the `age` breakdown, in the notation of the `age` filter, which keeps the same customers. */
+export const AGE_BUCKETS = ['0-3', '3-6', '6-12', '12-24', '24-'] as const;
+
+/** The age bucket of a customer who first paid on `firstPaidDay`, as of `asOf`; null before it or never. */
+function ageBucket(firstPaidDay: number | null, asOf: number): string | null {
+  if (firstPaidDay === null) return null;
+  const months = monthsBetween(firstPaidDay, asOf);
+  return AGE_BUCKETS.find((bucket) => inAgeRange(bucket, months)) ?? null;
+}
 
 /** Whether a `breakdown` parameter names a dimension: one of BREAKDOWNS or `custom_<key>`. */
 export function isBreakdown(dimension: string): boolean {
@@ -23,8 +39,9 @@ export function isBreakdown(dimension: string): boolean {
 /**
  * The one value a customer has for a breakdown, or null when it has none. A customer on several
  * plans is counted under the plan of its latest revenue, so the series add up to the total.
+ * `asOf` is the day `age` is measured on, as the `age` filter measures it: the range's end.
  */
-export function breakdownValue(customer: CustomerView, dimension: string): string | null {
+export function breakdownValue(customer: CustomerView, dimension: string, asOf: number): string | null {
   switch (dimension) {
     case 'plan':
       return customer.primaryPlan === null
@@ -44,6 +61,14 @@ export function breakdownValue(customer: CustomerView, dimension: string): strin
       return customer.dataSourceId;
     case 'customer':
       return customer.id;
+    case 'payment_method':
+      return customer.latestPaymentMethod;
+    case 'pricing_model':
+      return customer.primaryPricingModel;
+    case 'age':
+      return ageBucket(customer.firstPaidDay, asOf);
+    case 'market':
+      return marketOf(customer.country);
     default: {
       const key = dimension.startsWith('custom_') ? dimension.slice('custom_'.length) : dimension;
       return ownValue(customer.customVariables, key) ?? null;
@@ -63,12 +88,13 @@ export function breakdownGroups(
   customers: readonly CustomerView[],
   dimension: string,
   within: Uint8Array | null,
+  asOf: number,
 ): { values: (string | null)[]; groupOf: Int32Array } {
   const firstSeen = new Map<string | null, number>();
   const seenGroup = new Int32Array(customers.length).fill(-1);
   customers.forEach((customer, index) => {
     if (within !== null && within[index] !== 1) return;
-    const value = breakdownValue(customer, dimension);
+    const value = breakdownValue(customer, dimension, asOf);
     let group = firstSeen.get(value);
     if (group === undefined) {
       group = firstSeen.size;
@@ -101,8 +127,9 @@ export function breakdownMask(
   dimension: string,
   within: Uint8Array | null,
   wanted: string,
+  asOf: number,
 ): Uint8Array {
   return Uint8Array.from(customers, (customer, index) =>
-    (within === null || within[index] === 1) && breakdownValue(customer, dimension) === wanted ? 1 : 0,
+    (within === null || within[index] === 1) && breakdownValue(customer, dimension, asOf) === wanted ? 1 : 0,
   );
 }

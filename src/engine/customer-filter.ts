@@ -96,11 +96,12 @@ function valuesOf(
 }
 
 /** Whole months from `from` to `to` (day numbers), counting 30.4375 days a month. */
-function monthsBetween(from: number, to: number): number {
+export function monthsBetween(from: number, to: number): number {
   return Math.floor((to - from) / 30.4375);
 }
 
-function inAgeRange(range: string, months: number): boolean {
+/** Whether `months` lies in an `M-N` (from M, before N) or `M-` (from M) range. */
+export function inAgeRange(range: string, months: number): boolean {
   const [low, high] = range.split('-');
   return months >= Number(low) && (high === '' || high === undefined || months < Number(high));
 }

@@ -59,7 +59,7 @@ export function createMapRetentionService(prepare: ReportInputs, cashflowTables:
                 customers === null || customers[index] === 1 ? 0 : -1,
               ),
             }
-          : breakdownGroups(snapshot.customers, breakdown, customers);
+          : breakdownGroups(snapshot.customers, breakdown, customers, query.to);
       if (breakdown !== undefined) checkBreakdownSize(breakdown, groups.values.length, query, query.interval);
       const report = retentionReport(
         snapshot.movements,

@@ -71,14 +71,34 @@ function customerView(
     primaryPlan: row.primary_plan,
     primaryBillingFreq: row.primary_billing_freq,
     paymentMethods: row.payment_methods ?? [],
+    latestPaymentMethod: row.latest_payment_method,
     pricingModels: row.pricing_models ?? [],
+    primaryPricingModel: row.primary_pricing_model,
     hasDiscount: row.has_discount ?? false,
     quantities: row.quantities ?? [],
     movements: (movements.get(key) ?? []).map(toMovement),
   };
 }
 
-/** Plans billed on, their frequencies, and the plan of the latest revenue (ties: the larger value). */
+/**
+ * A customer's payment methods (sorted, as read) and the method of its latest successful
+ * payment. Two methods paid at the same instant: the first in that order.
+ */
+function paymentMethodsOf(rows: readonly PaymentMethodRow[]) {
+  let latest: PaymentMethodRow | undefined;
+  for (const row of rows) {
+    if (row.paid_at !== null && (latest === undefined || row.paid_at > latest.paid_at!)) latest = row;
+  }
+  return {
+    paymentMethods: rows.map((row) => row.payment_method),
+    latestPaymentMethod: latest?.payment_method ?? null,
+  };
+}
+
+/**
+ * Plans billed on, their frequencies, and the plan of the latest revenue (ties: the larger
+ * value) with its frequency and pricing model.
+ */
 function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, PlanInput>) {
   const planIds = [
     ...new Set(segments.flatMap((segment) => (segment.planId === null ? [] : [segment.planId]))),
@@ -95,11 +115,13 @@ function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, Pl
           : best,
       undefined,
     );
+  const primary = latest?.planId ? plans.get(latest.planId) : undefined;
   return {
     plans: planIds.sort(),
     billingFreqs: [...freqs].sort(),
     primaryPlan: latest?.planId ?? null,
-    primaryBillingFreq: latest?.planId ? (plans.get(latest.planId)?.billingFreq ?? null) : null,
+    primaryBillingFreq: primary?.billingFreq ?? null,
+    primaryPricingModel: primary?.pricingModel ?? null,
   };
 }
 
@@ -153,7 +175,7 @@ export function createMetricsService(
         ...billed,
         // Only a customer's current subscriptions read segments, and today only moves on.
         segments: timeline.segments.filter((segment) => segment.end > day),
-        paymentMethods: (paymentMethods.get(keyString(key)) ?? []).map((row) => row.payment_method),
+        ...paymentMethodsOf(paymentMethods.get(keyString(key)) ?? []),
         pricingModels: pricingModels(billed.plans, plans),
         hasDiscount: hasCurrentDiscount(history),
         quantities: timeline.quantities,

@@ -195,7 +195,7 @@ export function createReportsService(prepare: ReportInputs) {
         response.result = mrrReport(snapshot.movements, base, table);
       } else {
         response.breakdown = breakdown;
-        const groups = breakdownGroups(snapshot.customers, breakdown, customers);
+        const groups = breakdownGroups(snapshot.customers, breakdown, customers, query.to);
         checkBreakdownSize(breakdown, groups.values.length, query, query.interval);
         response.result = breakdownMasks(groups)
           .flatMap(({ value, customers: group }) =>

@@ -64,7 +64,7 @@ export function createScheduledReportsService(prepare: ReportInputs) {
       const kept =
         breakdown === undefined || wanted === undefined
           ? customers
-          : breakdownMask(snapshot.customers, breakdown, customers, wanted);
+          : breakdownMask(snapshot.customers, breakdown, customers, wanted, query.to);
       const listed = scheduledChurnMovements(
         snapshot,
         {
@@ -83,7 +83,7 @@ export function createScheduledReportsService(prepare: ReportInputs) {
       sortMovements(listed, listOrder, (movement) =>
         breakdown === undefined
           ? null
-          : breakdownValue(snapshot.customers[movement.customerIndex]!, breakdown),
+          : breakdownValue(snapshot.customers[movement.customerIndex]!, breakdown, query.to),
       );
       return { result: { list: listed.map((movement) => movementItem(snapshot, movement)) } };
     },

@@ -77,6 +77,8 @@ export interface PaymentMethodRow {
   data_source_id: string;
   customer_id: string;
   payment_method: string;
+  /** The instant of the latest successful payment with the method, null when every one failed. */
+  paid_at: string | null;
 }
 
 /** What the engine derives for one customer and the store keeps in customer_metrics. */
@@ -88,8 +90,10 @@ export interface DerivedCustomer {
   billingFreqs: string[];
   primaryPlan: string | null;
   primaryBillingFreq: string | null;
+  primaryPricingModel: string | null;
   segments: unknown[];
   paymentMethods: string[];
+  latestPaymentMethod: string | null;
   pricingModels: string[];
   hasDiscount: boolean;
   quantities: { day: number; quantity: number }[];
@@ -117,7 +121,9 @@ export interface SnapshotCustomerRow {
   billing_freqs: string[] | null;
   primary_plan: string | null;
   primary_billing_freq: string | null;
+  primary_pricing_model: string | null;
   payment_methods: string[] | null;
+  latest_payment_method: string | null;
   pricing_models: string[] | null;
   has_discount: boolean | null;
   quantities: { day: number; quantity: number }[] | null;
@@ -170,16 +176,22 @@ export function metricsRepo(db: Queryable) {
       );
     },
 
-    /** The distinct payment methods the customers paid, or tried to pay, counted invoices with; lower case. */
+    /**
+     * The distinct payment methods the customers paid, or tried to pay, counted invoices with
+     * (lower case), each with its latest successful payment: one read of the transactions for
+     * the filter's methods and the breakdown's latest one.
+     */
     async paymentMethods(accountId: string, keys: readonly RecordKey[]): Promise<PaymentMethodRow[]> {
       return jsonRows<PaymentMethodRow>(
         db,
-        `select distinct i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method
+        `select i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method,
+                max(t.date) filter (where t.result = 'successful') as paid_at
          from ${ofKeys('invoices', 'i')}
          cross join ${ofInvoice('invoice_transactions', 't', "and x.payment_method is not null and x.type = 'payment'")}
-         where i.status not in ('draft', 'void')`,
+         where i.status not in ('draft', 'void')
+         group by 1, 2, 3`,
         [accountId, keysJson(keys)],
-        { orderBy: 'q.data_source_id, q.customer_id, q.payment_method' },
+        { orderBy: 'q.data_source_id, q.customer_id, q.payment_method', instants: ['paid_at'] },
       );
     },
 
@@ -210,8 +222,8 @@ export function metricsRepo(db: Queryable) {
                   c.cancel_reason,
                   c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
                   coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
-                  m.primary_plan, m.primary_billing_freq, m.payment_methods,
-                  m.pricing_models, m.has_discount, m.quantities
+                  m.primary_plan, m.primary_billing_freq, m.primary_pricing_model, m.payment_methods,
+                  m.latest_payment_method, m.pricing_models, m.has_discount, m.quantities
            from customers_page($1, $2, $3, $4) c
            left join lateral (select * from customer_metrics x where x.account_id = c.account_id
              and x.data_source_id = c.data_source_id and x.customer_id = c.customer_id offset 0) m on true`,
@@ -298,8 +310,10 @@ export function metricsRepo(db: Queryable) {
             billing_freqs: 'jsonb',
             primary_plan: 'text',
             primary_billing_freq: 'text',
+            primary_pricing_model: 'text',
             segments: 'jsonb',
             payment_methods: 'jsonb',
+            latest_payment_method: 'text',
             pricing_models: 'jsonb',
             has_discount: 'boolean',
             quantities: 'jsonb',
@@ -314,8 +328,10 @@ export function metricsRepo(db: Queryable) {
           billing_freqs: customer.billingFreqs,
           primary_plan: customer.primaryPlan,
           primary_billing_freq: customer.primaryBillingFreq,
+          primary_pricing_model: customer.primaryPricingModel,
           segments: customer.segments,
           payment_methods: customer.paymentMethods,
+          latest_payment_method: customer.latestPaymentMethod,
           pricing_models: customer.pricingModels,
           has_discount: customer.hasDiscount,
           quantities: customer.quantities,

@@ -240,7 +240,7 @@ function collectMembers(
     if (query.customers !== null && query.customers[index] !== 1) continue;
     const start = periodIndex(periods, first);
     const value =
-      query.breakdown === null ? null : breakdownValue(snapshot.customers[index]!, query.breakdown);
+      query.breakdown === null ? null : breakdownValue(snapshot.customers[index]!, query.breakdown, query.to);
     let byStart = byValue.get(value);
     if (byStart === undefined) {
       byStart = [];

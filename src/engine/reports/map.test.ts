@@ -255,7 +255,7 @@ describe('mapReport', () => {
         const mrr = groups.reduce((sum, group) => sum + group.current_mrr, 0);
         expect(Math.abs(mrr - last.total_mrr)).toBeLessThanOrEqual(groups.length / 2);
 
-        const { values, groupOf } = breakdownGroups(random.customers, 'country', null);
+        const { values, groupOf } = breakdownGroups(random.customers, 'country', null, range.to);
         const retention = retentionReport(
           random.movements,
           { ...range, interval: 'month', trailingMonths: 1, groupOf, groupCount: values.length },

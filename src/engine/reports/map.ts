@@ -116,7 +116,7 @@ export function mapReport(
   query: MapQuery,
   fx: FxTable,
 ): MapReport {
-  const { values, groupOf } = breakdownGroups(snapshot.customers, 'country', query.customers);
+  const { values, groupOf } = breakdownGroups(snapshot.customers, 'country', query.customers, query.to);
   const groupCount = values.length;
   const cohortQuery = {
     today: query.today,
