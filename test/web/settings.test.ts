@@ -98,11 +98,11 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
     await page.screenshot({ path: `${SCREENSHOTS_DIR}/${kind}-navigation-desktop.png` });
     await page.getByRole('link', { name: 'Data sources' }).click();
     await page.getByRole('heading', { name: 'Data sources' }).waitFor();
-    // The menu closes on navigation.
-    expect(await page.locator('#menu-settings').isVisible()).toBe(false);
+    // The menu closes on navigation; the page may show before that effect runs.
+    await expect.poll(() => page.locator('#menu-settings').isVisible()).toBe(false);
 
     await page.setViewportSize(PHONE);
-    expect(await page.locator('#main-nav').isVisible()).toBe(false);
+    await expect.poll(() => page.locator('#main-nav').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Cohorts' }).waitFor();
     await page.screenshot({ path: `${SCREENSHOTS_DIR}/${kind}-navigation-phone.png` });
