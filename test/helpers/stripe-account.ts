@@ -712,19 +712,26 @@ function wireCreditNote(note: CreditNote, invoice: Invoice, customer: string): W
       quantity: 1,
       description: line.description,
       discount_amount: line.discount,
-      discount_amounts: line.discount > 0 ? [{ amount: line.discount, discount: 'di_twenty' }] : [],
-      taxes:
-        line.tax !== 0
-          ? [
-              {
-                amount: line.tax,
-                tax_behavior: line.inclusive ? 'inclusive' : 'exclusive',
-                type: 'tax_rate_details',
-              },
-            ]
-          : [],
+      ...wireDeductions(line),
       livemode: false,
     })),
+  };
+}
+
+/** A line's discount and tax as Stripe lists them on invoice and credit note lines alike. */
+function wireDeductions(line: { discount: number; tax: number; inclusive: boolean }) {
+  return {
+    discount_amounts: line.discount > 0 ? [{ amount: line.discount, discount: 'di_twenty' }] : [],
+    taxes:
+      line.tax !== 0
+        ? [
+            {
+              amount: line.tax,
+              tax_behavior: line.inclusive ? 'inclusive' : 'exclusive',
+              type: 'tax_rate_details',
+            },
+          ]
+        : [],
   };
 }
 
@@ -753,17 +760,7 @@ function wireLine(line: Line, subscription: string, currency: string): WireObjec
     amount: line.gross,
     currency,
     description: line.description,
-    discount_amounts: line.discount > 0 ? [{ amount: line.discount, discount: 'di_twenty' }] : [],
-    taxes:
-      line.tax !== 0
-        ? [
-            {
-              amount: line.tax,
-              tax_behavior: line.inclusive ? 'inclusive' : 'exclusive',
-              type: 'tax_rate_details',
-            },
-          ]
-        : [],
+    ...wireDeductions(line),
     period: { start: line.start, end: line.end },
     quantity: line.quantity,
     parent,
