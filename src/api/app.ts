@@ -30,6 +30,7 @@ import { NO_RATE_LIMITS, rateLimiter, type RateLimits } from './rate-limits.js';
 import { registerRequestDeadline } from './request-deadline.js';
 import { reportRegistryRoutes } from './reports/registry.js';
 import { REPORTS } from './reports/index.js';
+import { profileRoutes } from './profile-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscriptions-routes.js';
 import { webAppRoutes } from './web-app-routes.js';
@@ -143,6 +144,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(healthRoutes(services));
   await app.register(accountRoutes(services));
   await app.register(settingsRoutes(services));
+  await app.register(profileRoutes(services));
   await app.register(dataSourceRoutes(services));
   await app.register(importRoutes(services));
   await app.register(webhookRoutes(services));

@@ -84,6 +84,26 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
     );
 
     app.get(
+      '/settings/looker-studio',
+      {
+        schema: {
+          tags,
+          summary: "Looker Studio's connector: not available; the CSV exports serve the same data",
+          response: {
+            200: z.object({ connected: z.literal(false), available: z.literal(false), message: z.string() }),
+            ...adminErrors,
+          },
+        },
+      },
+      () => ({
+        connected: false as const,
+        available: false as const,
+        message:
+          "Looker Studio's community connector reaches only the hosted service; point a Looker Studio CSV or JSON data source at /exports/*.csv or /reports/* instead",
+      }),
+    );
+
+    app.get(
       '/settings/notifications',
       {
         schema: {

@@ -27,6 +27,7 @@ import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
+import { createProfileService } from './profile-service.js';
 import { createConnectorPages } from './connector-pages.js';
 import { secretBox } from './secret-box.js';
 import { createSettingsService } from './settings-service.js';
@@ -74,6 +75,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     apiKeys,
     accounts: createAccountsService(store, apiKeys, fx),
     team: createTeamService(store, clock),
+    profile: createProfileService(store),
     webAuth: createWebAuthService(store, clock),
     dataSources: createDataSourcesService(store),
     settings: createSettingsService(store),

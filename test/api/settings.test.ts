@@ -126,6 +126,13 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     expect((await get('/settings/hubspot')).json()).toEqual((await get('/settings/crm')).json());
   });
 
+  it('reports Looker Studio as unavailable, pointing at the exports', async () => {
+    const response = await get('/settings/looker-studio');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ connected: false, available: false });
+    expect(response.json().message).toContain('/exports/');
+  });
+
   it('answers every setting at once, as the parts answer them, for admin keys only', async () => {
     const all = await get('/settings');
     expect(all.statusCode).toBe(200);
