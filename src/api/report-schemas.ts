@@ -23,7 +23,7 @@ export const reportFilterQuery = z
     customer: z.string().optional().describe('One customer id'),
     state: multi('US or Canadian state codes'),
     cancel_reason: multi('Cancellation reasons'),
-    status: multi('Customer status at the end of the range: active (has MRR) or cancelled'),
+    status: multi('Customer status at the end of the range: cancelled (paid, and has no MRR left) or active'),
     payment_method: multi("Payment methods of the customer's transactions (visa, sepa, ...)"),
     pricing_model: multi('Pricing models of the plans billed on: licensed, metered'),
     has_discount: z
