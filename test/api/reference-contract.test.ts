@@ -19,7 +19,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   '/data/plan-groups/{id}': 'plans are objects (docs/api.md); the reference lists plan ids',
   '/data/data-sources/{id}/progress': 'startedAt and lastActivityAt are null before the first import',
   '/reports/cashflow-failure-rate': 'failure_rate is null for a period without attempts',
-  '/reports/cohort': 'the average row has no label, initial_mrr and initial_customers',
   '/reports/leads': 'rates and days are null where nothing was counted; the reference declares numbers',
   '/reports/map': 'ratios are null where the denominator is 0; the reference declares numbers',
   '/reports/mrr': 'arpa, asp and quick_ratio are null where the denominator is 0',
