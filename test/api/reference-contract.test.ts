@@ -77,4 +77,16 @@ describe('read answers in the shapes of the hosted service', () => {
       Object.keys(KNOWN_DIFFERENCES).sort(),
     );
   });
+
+  it('answers /reports/mrr by subtype in the shape of /reports/mrr, apart from its listed difference', async () => {
+    const body = await t.read(account.adminKey, '/reports/mrr?breakdown=subtype');
+    expect(body.breakdown).toBe('subtype');
+    const validate = ajv.compile(reference.paths['/reports/mrr']!);
+    validate(body);
+    // The listed difference: ratios null where their denominator is 0.
+    const others = (validate.errors ?? []).filter(
+      (error) => !/\/(arpa|asp|quick_ratio)$/.test(error.instancePath),
+    );
+    expect(others).toEqual([]);
+  });
 });
