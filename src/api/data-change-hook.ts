@@ -9,12 +9,15 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * revenue data (a settings change) only cost a detection that finds nothing new.
  */
 export function registerDataChangeHook(app: FastifyInstance, services: Services): void {
-  app.addHook('onResponse', async (request, reply) => {
-    if (READS.has(request.method) || reply.statusCode >= 300 || !request.auth) return;
+  // On send: the handler's transaction has committed, and the detection is asked for before
+  // the client has its answer, so a client that then waits for it (a test) finds it asked for.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (READS.has(request.method) || reply.statusCode >= 300 || !request.auth) return payload;
     const { accountId } = request.auth;
-    // The answer is sent; a failure here is logged, never the client's.
+    // Not awaited: the answer does not wait, and a failure is logged, never the client's.
     services.notifications.dataChanged(accountId).catch((error: unknown) => {
       request.log.error({ err: error, accountId }, 'Revenue event detection failed');
     });
+    return payload;
   });
 }

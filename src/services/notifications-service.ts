@@ -22,6 +22,7 @@ import type { Clock } from './clock.js';
 import type { FxService } from './fx-service.js';
 import type { Mailer } from './mailer.js';
 import type { MetricsService } from './metrics-service.js';
+import type { MovementItem } from './movement-items.js';
 import { today } from './report-context.js';
 import type { ReportsService } from './reports-service.js';
 import type { NotificationSettings, SettingsService } from './settings-service.js';
@@ -74,6 +75,7 @@ export interface NotificationDeps {
 const compact = (day: number) => dayString(day).replaceAll('-', '');
 const range = (from: number, to: number) => `${compact(from)}-${compact(to)}`;
 const INTERVALS = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+const movementId = (item: MovementItem) => `${item.customer_id}:${item.date}:${item.type}`;
 
 /** Who email goes to: the recipients, when email is on and SMTP configured; else nobody. */
 function emailTargets(settings: NotificationSettings, mailer: Mailer): readonly string[] {
@@ -167,7 +169,10 @@ export function createNotificationsService(deps: NotificationDeps) {
         )
       ).result.list;
     const top = [...(await largest('desc')), ...(await largest('asc'))]
-      .filter((item, index, all) => all.indexOf(item) === index)
+      // A list shorter than both pages holds some movements twice.
+      .filter(
+        (item, index, all) => all.findIndex((other) => movementId(other) === movementId(item)) === index,
+      )
       .sort(
         (a, b) =>
           Math.abs(b.mrr_change_base_currency) - Math.abs(a.mrr_change_base_currency) ||
@@ -266,6 +271,14 @@ export function createNotificationsService(deps: NotificationDeps) {
   const detectChains = new Map<string, Promise<unknown>>();
   const detectQueued = new Set<string>();
 
+  /** Counts the work in `settled` from this moment on. */
+  function track<T>(work: Promise<T>): Promise<T> {
+    pending.add(work);
+    const done = () => pending.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
   /** One detection per account at a time; writes during one ask for one more, not one each. */
   function detectInline(accountId: string): Promise<void> {
     if (detectQueued.has(accountId)) return Promise.resolve();
@@ -278,9 +291,7 @@ export function createNotificationsService(deps: NotificationDeps) {
         return afterDataChange(accountId);
       });
     detectChains.set(accountId, next);
-    pending.add(next);
-    void next.finally(() => pending.delete(next)).catch(() => {});
-    return next.then(() => {});
+    return track(next);
   }
 
   const direct: JobSender = {
@@ -293,6 +304,22 @@ export function createNotificationsService(deps: NotificationDeps) {
     },
   };
   let sender: JobSender = direct;
+
+  /** A write changed the account's data: detection runs soon (a burst of writes, once). */
+  function dataChanged(accountId: string): Promise<void> {
+    return track(
+      store.changes.dataVersion(accountId).then((version) =>
+        sender.send(
+          NOTIFY_QUEUES.detect,
+          { accountId },
+          {
+            key: `detect:${accountId}:${version}`,
+            startAfter: new Date(clock.now().getTime() + DETECT_DELAY_MS),
+          },
+        ),
+      ),
+    );
+  }
 
   async function afterDataChange(accountId: string): Promise<void> {
     await detectAndPublish(accountId);
@@ -308,22 +335,11 @@ export function createNotificationsService(deps: NotificationDeps) {
     sendDigest,
     sendDueDigests,
 
-    /** A write changed the account's data: detection runs soon (a burst of writes, once). */
-    async dataChanged(accountId: string): Promise<void> {
-      const version = await store.changes.dataVersion(accountId);
-      await sender.send(
-        NOTIFY_QUEUES.detect,
-        { accountId },
-        {
-          key: `detect:${accountId}:${version}`,
-          startAfter: new Date(clock.now().getTime() + DETECT_DELAY_MS),
-        },
-      );
-    },
+    dataChanged,
 
     /** Queues detection for every account written since its last one: writes no request made (imports). */
     async detectChanged(): Promise<void> {
-      for (const accountId of await store.notifications.changedAccounts()) await this.dataChanged(accountId);
+      for (const accountId of await store.notifications.changedAccounts()) await dataChanged(accountId);
     },
 
     /** Alerts of every account, for the hourly sweep. */
@@ -336,7 +352,7 @@ export function createNotificationsService(deps: NotificationDeps) {
       sender = runner;
     },
 
-    /** Waits for the detections started without a runner (tests, shutdown). */
+    /** Waits for the detections asked for so far, which run in this process without a runner (tests, shutdown). */
     async settled(): Promise<void> {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },

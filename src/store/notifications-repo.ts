@@ -102,14 +102,6 @@ export function notificationsRepo(db: Queryable) {
       );
       return rows.map((row) => row.account_id);
     },
-
-    /** Every account: the digest and alert sweeps read each one's settings. */
-    async accountIds(): Promise<string[]> {
-      const rows = await db.query<{ account_id: string }>(
-        'select account_id from accounts order by account_id',
-      );
-      return rows.map((row) => row.account_id);
-    },
   };
 }
 
