@@ -279,13 +279,18 @@ export function createNotificationsService(deps: NotificationDeps) {
     return work;
   }
 
-  /** One detection per account at a time; writes during one ask for one more, not one each. */
+  /**
+   * One detection per account at a time, DETECT_DELAY_MS after the write that asked for it;
+   * writes meanwhile ask for nothing more, and writes during one ask for one more, not one each.
+   */
   function detectInline(accountId: string): Promise<void> {
     if (detectQueued.has(accountId)) return Promise.resolve();
     detectQueued.add(accountId);
     const previous = detectChains.get(accountId) ?? Promise.resolve();
     const next = previous
       .catch(() => {})
+      // Writes until then join this detection: an import's many requests make one.
+      .then(() => new Promise((resolve) => setTimeout(resolve, DETECT_DELAY_MS)))
       .then(() => {
         detectQueued.delete(accountId);
         return afterDataChange(accountId);
