@@ -70,6 +70,8 @@ export interface NotificationDeps {
   mailer: Mailer;
   /** Channels besides chat that detected events go to (outbound webhooks). */
   publishers?: readonly RevenueEventPublisher[];
+  /** Where failures nobody awaits are told; the console by default. */
+  report?: (error: unknown) => void;
 }
 
 const compact = (day: number) => dayString(day).replaceAll('-', '');
@@ -89,6 +91,7 @@ function emailTargets(settings: NotificationSettings, mailer: Mailer): readonly 
  */
 export function createNotificationsService(deps: NotificationDeps) {
   const { store, clock, mailer } = deps;
+  const report = deps.report ?? ((error: unknown) => console.error('Notification failed:', error));
 
   /** Runs `fn` once the claim of `key` succeeds; gives the claim back when it fails, for the retry. */
   async function once(accountId: string, key: string, fn: () => Promise<void>): Promise<boolean> {
@@ -303,7 +306,9 @@ export function createNotificationsService(deps: NotificationDeps) {
     async send(queue: string, payload: JobPayload, _options?: JobOptions) {
       const accountId = payload.accountId as string;
       if (queue === NOTIFY_QUEUES.detect) return detectInline(accountId);
-      if (queue === NOTIFY_QUEUES.chat) return deliverChat(payload as ChatJob);
+      // Without a runner nothing retries: a chat that fails loses this message, and the
+      // detection or alert that sent it carries on.
+      if (queue === NOTIFY_QUEUES.chat) return deliverChat(payload as ChatJob).catch(report);
       if (queue === NOTIFY_QUEUES.digest) return sendDigest(payload as DigestJob).then(() => {});
       throw new Error(`No notification job on queue ${queue}`);
     },

@@ -277,6 +277,33 @@ describe.each(STORE_KINDS)('notifications on %s', (kind) => {
     expect(postsTo('/alerts-slack')).toHaveLength(2);
   });
 
+  it('without a runner, a chat that fails loses its message and the other chat still gets it', async () => {
+    t.clock.set('2026-11-23T12:00:00.000Z');
+    const { account, post } = await newAccount({
+      chat: {
+        enabled: true,
+        events: ['new_customer'],
+        slack_webhook_url: `${chat.url}/down-slack`,
+        teams_webhook_url: `${chat.url}/up-teams`,
+      },
+    });
+    chat.state.failing.add('/down-slack');
+    await post('/data/customers', [customer('k', 'Kilo'), customer('l', 'Lima')]);
+    await post('/data/subscriptions', [subscription('k1', 'k', '2026-06-01', 1000)]);
+    await t.services.notifications.settled();
+    t.clock.set('2026-11-24T12:00:00.000Z');
+    await post('/data/subscriptions', [subscription('l1', 'l', '2026-11-24', 1200)]);
+    await t.services.notifications.settled();
+
+    const text = 'New customer: Lima, +$12.00 (MRR now $12.00) on 2026-11-24';
+    expect(postsTo('/down-slack').map((post) => post.body.text)).toEqual([text]);
+    expect(postsTo('/up-teams').map((post) => post.body.text)).toEqual([text]);
+    const recorded = await t.services.notifications.recordedEvents(account.id);
+    expect(recorded.filter((event) => event.published).map((event) => event.key)).toEqual([
+      expect.stringMatching(/^new_customer:.*:l:2026-11-24$/),
+    ]);
+  });
+
   it('keeps a failed chat delivery retryable: the job fails, and a new attempt posts it', async () => {
     const job = { accountId: '', system: 'slack' as const, text: 'retry me' };
     t.clock.set('2026-11-23T12:00:00.000Z');

@@ -7,17 +7,18 @@ export interface ReceivedPost {
   body: Record<string, unknown>;
 }
 
-/** A local HTTP server that records every JSON POST and answers `status` (200 unless changed). */
+/** A local HTTP server that records every JSON POST and answers `status` (200 unless changed), 500 on `failing` paths. */
 export async function httpReceiver() {
   const posts: ReceivedPost[] = [];
-  const state = { status: 200 };
+  const state = { status: 200, failing: new Set<string>() };
   const server = createServer((request, response) => {
     let text = '';
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (text += chunk));
     request.on('end', () => {
       posts.push({ path: request.url ?? '', body: JSON.parse(text) as Record<string, unknown> });
-      response.writeHead(state.status).end(state.status === 200 ? 'ok' : 'failed');
+      const status = state.failing.has(request.url ?? '') ? 500 : state.status;
+      response.writeHead(status).end(status === 200 ? 'ok' : 'failed');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
