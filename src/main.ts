@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     connectors: defaultConnectors(config.connectors),
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
+    smtp: config.smtp,
   });
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
     services.imports
       .close()
       .then(() => app.close())
+      // Detections started by the last writes, before the store they write to closes.
+      .then(() => services.notifications.settled())
       .then(() => store.close())
       .then(
         () => process.exit(0),

@@ -14,6 +14,7 @@ import { registerAuthentication } from './auth.js';
 import { registerCsvParser } from './csv-body.js';
 import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
+import { registerDataChangeHook } from './data-change-hook.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './errors.js';
 import { exportRoutes } from './export-routes.js';
@@ -124,6 +125,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const limiter = rateLimiter(options.rateLimits ?? NO_RATE_LIMITS);
   registerAuthentication(app, services.apiKeys, services.webAuth, limiter);
   registerInputGuards(app);
+  registerDataChangeHook(app, services);
 
   await app.register(swagger, {
     openapi: {

@@ -10,7 +10,9 @@ import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
 import { createLeadsService } from './leads-service.js';
+import { createMailer, type SmtpSettings } from './mailer.js';
 import { createMetricsService } from './metrics-service.js';
+import { createNotificationsService } from './notifications-service.js';
 import { createQueryContexts, createReportQueries } from './report-context.js';
 import { createSegmentsService } from './segments-service.js';
 import { createReportInputs } from './report-inputs.js';
@@ -42,6 +44,8 @@ export interface ServiceOptions {
   secretsKey?: Buffer | undefined;
   /** PUBLIC_URL, the address browsers reach the server at: OAuth redirect URIs are built on it. */
   publicUrl?: string | undefined;
+  /** Outgoing mail (digests, alerts); without it no email is sent. */
+  smtp?: SmtpSettings | undefined;
 }
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
@@ -62,6 +66,17 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const subscriptions = createSubscriptionsService(store, fx);
   const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
   const connectors = options.connectors ?? connectorRegistry([]);
+  const settings = createSettingsService(store);
+  const notifications = createNotificationsService({
+    store,
+    clock,
+    metrics,
+    fx,
+    cashflowTables,
+    reports,
+    settings,
+    mailer: createMailer(options.smtp),
+  });
   const imports = createImportControl({
     store,
     clock,
@@ -78,7 +93,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     profile: createProfileService(store),
     webAuth: createWebAuthService(store, clock),
     dataSources: createDataSourcesService(store),
-    settings: createSettingsService(store),
+    settings,
+    notifications,
     fx,
     metrics,
     reportQuery,

@@ -94,6 +94,7 @@ export async function createTestApp(
     async close() {
       await services.imports.close();
       await app.close();
+      await services.notifications.settled();
       await testStore.dispose();
     },
   };
