@@ -6,6 +6,7 @@ import { buildCashflowTable } from './cashflow/cashflow-table.js';
 import { dayNumber as d } from './days.js';
 import { FxTable } from './fx-table.js';
 import { type DetectedEvent, detectRevenueEvents, isNews } from './revenue-event-detection.js';
+import { fallbackSubtype } from './movement-subtypes.js';
 import type { Movement, MovementKind } from './types.js';
 
 const TODAY = d('2026-11-20');
@@ -15,6 +16,7 @@ const move = (day: string, kind: MovementKind, amount: number): Movement => ({
   day: d(day),
   kind,
   amount,
+  subtype: fallbackSubtype(kind),
   scheduled: false,
   knownDay: null,
 });
