@@ -5,9 +5,10 @@ import { changesRepo } from './changes-repo.js';
 import { connectorImportsRepo } from './connector-imports-repo.js';
 import { customersRepo } from './customers-repo.js';
 import { dataSourcesRepo } from './data-sources-repo.js';
-import type { Db, Queryable, StoreKind } from './db.js';
+import type { Db, JobQueueDb, Queryable, StoreKind } from './db.js';
 import { fxRatesRepo } from './fx-rates-repo.js';
 import { invoicesRepo } from './invoices-repo.js';
+import { jobsRepo } from './jobs-repo.js';
 import { metricsRepo } from './metrics-repo.js';
 import { oauthStatesRepo } from './oauth-states-repo.js';
 import { migrate } from './migrate.js';
@@ -45,6 +46,7 @@ export function repos(db: Queryable) {
     changes: changesRepo(db),
     metrics: metricsRepo(db),
     cashflow: cashflowRepo(db),
+    jobs: jobsRepo(db),
   };
 }
 
@@ -56,6 +58,8 @@ export interface Store extends Repos {
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Where the job runner keeps its queue: this same database (src/jobs). */
+  readonly jobQueueDb: JobQueueDb;
 }
 
 /**
@@ -81,6 +85,7 @@ export function storeOver(db: Db): Store {
       return result;
     },
     ping: () => db.ping(),
+    jobQueueDb: db.jobQueueDb,
     async close() {
       await caches?.settled();
       await db.close();
