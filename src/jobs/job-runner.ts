@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
+import { hashedUuid } from '../services/ids.js';
 import type { JobQueueDb } from '../store/db.js';
 import type { DeadJobRow } from '../store/jobs-repo.js';
 import type { Store } from '../store/open-store.js';
@@ -39,8 +39,7 @@ const DEAD_LIST_LIMIT = 100;
  * is taken as nothing. A hash, so any key fits the uuid column.
  */
 export function keyedJobId(queue: string, key: string): string {
-  const hex = createHash('sha256').update(`${queue}\n${key}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return hashedUuid(`${queue}\n${key}`);
 }
 
 /** pg-boss's retry settings for a policy: a delay of 0 retries at once (pg-boss's backoff needs 1 s at least). */

@@ -1,6 +1,7 @@
 import { type ConnectorRegistry, connectorRegistry } from '../connectors/connector.js';
 import { createImportControl } from '../connectors/import-control.js';
 import { createOAuthControl } from '../connectors/oauth-control.js';
+import type { JobSender, RetryPolicy } from '../jobs/job-queue.js';
 import type { Store } from '../store/open-store.js';
 import { createAccountsService } from './accounts-service.js';
 import { createApiKeysService } from './api-keys-service.js';
@@ -33,6 +34,8 @@ import { createSettingsService } from './settings-service.js';
 import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
 import { createWebAuthService } from './web-auth-service.js';
+import { createJobsService, NO_JOB_RUNNER } from './jobs-service.js';
+import { createWebhooksService } from './webhooks-service.js';
 
 export interface ServiceOptions {
   /** The billing-system connectors by data-source type; none by default. */
@@ -41,6 +44,10 @@ export interface ServiceOptions {
   secretsKey?: Buffer | undefined;
   /** PUBLIC_URL, the address browsers reach the server at: OAuth redirect URIs are built on it. */
   publicUrl?: string | undefined;
+  /** The job runner's sender (src/jobs); without one, nothing that needs a job can be queued. */
+  jobs?: JobSender;
+  /** Outbound webhooks' retries and time limit per attempt; defaults in webhooks-service.ts. */
+  webhooks?: { retry?: RetryPolicy; timeoutMs?: number };
 }
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
@@ -61,12 +68,17 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const subscriptions = createSubscriptionsService(store, fx);
   const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
   const connectors = options.connectors ?? connectorRegistry([]);
+  const webhooks = createWebhooksService(store, clock, {
+    jobs: options.jobs ?? NO_JOB_RUNNER,
+    ...options.webhooks,
+  });
   const imports = createImportControl({
     store,
     clock,
     connectors,
     secrets: secretBox(options.secretsKey),
     pages,
+    onImportCompleted: (accountId, source) => webhooks.importCompleted(accountId, source),
   });
   return {
     store,
@@ -98,6 +110,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     invoices,
     subscriptions,
     imports,
+    webhooks,
+    jobs: createJobsService(store),
     oauth: createOAuthControl({ store, clock, connectors, imports, publicUrl: options.publicUrl }),
   };
 }

@@ -24,6 +24,7 @@ import { subscriptionsRepo } from './subscriptions-repo.js';
 import { tableStatistics } from './table-statistics.js';
 import { teamRepo } from './team-repo.js';
 import { webSessionsRepo } from './web-sessions-repo.js';
+import { webhooksRepo } from './webhooks-repo.js';
 
 export function repos(db: Queryable) {
   return {
@@ -47,6 +48,7 @@ export function repos(db: Queryable) {
     metrics: metricsRepo(db),
     cashflow: cashflowRepo(db),
     jobs: jobsRepo(db),
+    webhooks: webhooksRepo(db),
   };
 }
 
