@@ -12,6 +12,11 @@ export interface JobRunnerOptions {
   maintenanceIntervalSeconds?: number;
   /** How long `stop` lets running jobs finish before failing them (to be retried); default 10 s. */
   stopTimeoutMs?: number;
+  /**
+   * false: this runner only sends (its queues are created, none is worked, nothing scheduled or
+   * maintained), for a process that queues jobs for servers to run. Default true.
+   */
+  workers?: boolean;
   /** The queue's own failures (a poll that failed), and each failed run with its queue. */
   onError?: (error: unknown, queue?: string) => void;
 }
@@ -80,9 +85,12 @@ function trackedDb(db: JobQueueDb) {
  */
 export function createJobRunner(store: Store, options: JobRunnerOptions = {}): JobRunner {
   const onError = options.onError ?? ((error: unknown) => console.error('Job queue:', error));
+  const workers = options.workers ?? true;
   const queueDb = trackedDb(store.jobQueueDb);
   const boss = new PgBoss({
     db: queueDb.db,
+    supervise: workers,
+    schedule: workers,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
     // Completed jobs stay a day, dead ones two weeks (listed by `dead`), then move to the archive,
     // which keeps them two weeks more; a keyed send is a no-op while either holds its job.
@@ -104,6 +112,7 @@ export function createJobRunner(store: Store, options: JobRunnerOptions = {}): J
 
   async function register(definition: JobDefinition): Promise<void> {
     await boss.createQueue(definition.queue);
+    if (!workers) return;
     if (definition.cron)
       await boss.schedule(definition.queue, definition.cron, {}, { tz: 'UTC', ...jobOptions(definition) });
     else await boss.unschedule(definition.queue);
@@ -145,7 +154,7 @@ export function createJobRunner(store: Store, options: JobRunnerOptions = {}): J
         definitions.set(definition.queue, definition);
       }
       await boss.start();
-      await recoverOrphans();
+      if (workers) await recoverOrphans();
       for (const definition of list) await register(definition);
       started = true;
     },

@@ -287,6 +287,40 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /reports/cancellation-timing-detail': reads(),
   'GET /reports/leads-table': reads(),
 
+  'GET /integrations/webhooks': reads(),
+  'GET /settings/webhook': reads(),
+  'POST /integrations/webhooks': {
+    own: (_self, path) => [
+      {
+        url: path,
+        status: 201,
+        payload: { url: 'https://hooks.shared.example/a', event_type: 'movement.new' },
+      },
+    ],
+  },
+  'POST /settings/webhook': {
+    own: (_self, path) => [
+      {
+        url: path,
+        status: 201,
+        payload: { url: 'https://hooks.shared.example/b', event_type: 'movement.new' },
+      },
+    ],
+  },
+  'GET /integrations/webhooks/{id}': generated((account) => account.webhook, 200),
+  'DELETE /integrations/webhooks/{id}': generated((account) => account.webhook, 200),
+  'GET /integrations/sample/{event}': { own: (_self, path) => [ok(fill(path, 'movement.churn'))] },
+  // The test delivery goes to a reserved domain nobody answers for: a 200 that says it failed.
+  'GET /integrations/verify': {
+    own: (self, path) => [ok(`${path}?id=${self.webhook}`)],
+    foreign: (other, path) => [{ url: `${path}?id=${other.webhook}`, status: 404 }],
+  },
+  'POST /integrations/verify': {
+    own: (self, path) => [{ url: path, status: 200, payload: { id: self.webhook } }],
+    foreign: (other, path) => [{ url: path, status: 404, payload: { id: other.webhook } }],
+  },
+  'GET /jobs/dead': reads(),
+
   'GET /exports/customers.csv': reads(),
   'GET /exports/mrr-movements.csv': reads('', 'committed=true'),
   'GET /exports/mrr-growth.csv': reads(),
