@@ -123,6 +123,20 @@ describe.each(STORE_KINDS)('job runner on %s', (kind) => {
     await expect(runner.start([twice, twice])).rejects.toThrow('Two job definitions for queue twice');
   });
 
+  it('schedules a cron definition (UTC), and unschedules it when a later start drops the cron', async () => {
+    const nightly = { ...recorder('nightly', () => false).definition, cron: '0 3 * * *' };
+    const { store, runner } = await started([nightly]);
+    const schedules = async () =>
+      (await store.jobQueueDb.executeSql('select name, cron, timezone from pgboss.schedule')).rows;
+    expect(await schedules()).toEqual([{ name: 'nightly', cron: '0 3 * * *', timezone: 'UTC' }]);
+    await runner.stop();
+    const { cron: _cron, ...plain } = nightly;
+    const again = createJobRunner(store, FAST);
+    cleanups.push(() => again.stop());
+    await again.start([plain]);
+    expect(await schedules()).toEqual([]);
+  });
+
   describe('across a restart', () => {
     let location: TestLocation;
     afterEach(() => location.drop());
