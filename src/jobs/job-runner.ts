@@ -37,7 +37,6 @@ export interface JobRunner {
 /** A run may take this long unless its definition says otherwise; past it the attempt has failed. */
 const DEFAULT_TIMEOUT_SECONDS = 15 * 60;
 const DAY_SECONDS = 24 * 60 * 60;
-const DEAD_LIST_LIMIT = 100;
 
 /**
  * A keyed job's id: the same queue and key give the same id, and pg-boss inserts a job whose id
@@ -164,6 +163,6 @@ export function createJobRunner(store: Store, options: JobRunnerOptions = {}): J
       await boss.stop({ graceful: true, close: false, timeout: options.stopTimeoutMs ?? 10_000 });
       await queueDb.settled();
     },
-    dead: (queue) => store.jobs.dead({ ...(queue === undefined ? {} : { queue }), limit: DEAD_LIST_LIMIT }),
+    dead: (queue) => store.jobs.dead(queue === undefined ? {} : { queue }),
   };
 }

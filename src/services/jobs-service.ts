@@ -9,13 +9,11 @@ export const NO_JOB_RUNNER: JobSender = {
   },
 };
 
-const DEAD_LIST_LIMIT = 100;
-
 /** What an account may see of the job runner: its own dead jobs (docs/operations.md, "Background jobs"). */
 export function createJobsService(store: Store) {
   return {
     dead(accountId: string): Promise<DeadJobRow[]> {
-      return store.jobs.dead({ accountId, limit: DEAD_LIST_LIMIT });
+      return store.jobs.dead({ accountId });
     },
   };
 }

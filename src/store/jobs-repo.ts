@@ -26,6 +26,9 @@ const DEAD_COLUMNS = `id::text, name as queue, data as payload, retry_count + 1 
   coalesce(output->>'message', output->'value'->>'message') as error,
   created_on as created_at, completed_on as failed_at`;
 
+/** The most dead jobs one read lists. */
+const DEAD_LIST_LIMIT = 100;
+
 export function jobsRepo(db: Queryable) {
   async function started(): Promise<boolean> {
     const [row] = await db.query<{ present: boolean }>(
@@ -36,10 +39,10 @@ export function jobsRepo(db: Queryable) {
 
   return {
     /**
-     * Jobs that failed their last allowed attempt, newest first; with `accountId`, only those whose
-     * payload names that account.
+     * Jobs that failed their last allowed attempt, newest first (at most 100); with `accountId`,
+     * only those whose payload names that account.
      */
-    async dead(filter: { queue?: string; accountId?: string; limit: number }): Promise<DeadJobRow[]> {
+    async dead(filter: { queue?: string; accountId?: string }): Promise<DeadJobRow[]> {
       if (!(await started())) return [];
       const where = `state = 'failed' and ($1::text is null or name = $1)
         and ($2::text is null or data->>'accountId' = $2)`;
@@ -49,7 +52,7 @@ export function jobsRepo(db: Queryable) {
            union all
            select ${DEAD_COLUMNS} from pgboss.archive where ${where}
          ) dead order by failed_at desc, id limit $3`,
-        [filter.queue ?? null, filter.accountId ?? null, filter.limit],
+        [filter.queue ?? null, filter.accountId ?? null, DEAD_LIST_LIMIT],
       );
     },
 
