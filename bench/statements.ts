@@ -71,6 +71,7 @@ function profiled(db: Db, statements: Map<string, Statement>): Db {
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     ping: () => db.ping(),
     close: () => db.close(),
+    jobQueueDb: db.jobQueueDb,
   };
 }
 

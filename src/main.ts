@@ -2,6 +2,8 @@ import { buildApp } from './api/app.js';
 import { loadConfig } from './config.js';
 import { defaultConnectors } from './connectors/index.js';
 import { systemClock } from './services/clock.js';
+import { jobDefinitions } from './jobs/index.js';
+import { createJobRunner } from './jobs/job-runner.js';
 import { createServices } from './services/index.js';
 import { openStore } from './store/open-store.js';
 
@@ -20,11 +22,18 @@ function setupText(url: string, links: { accountId: string; token: string }[]): 
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.store);
+  // Started once the services that its jobs call exist; its failures go to the server's log.
+  const jobs = createJobRunner(store, {
+    stopTimeoutMs: Math.max(1000, config.shutdownTimeoutMs / 2),
+    onError: (error, queue) =>
+      app.log.warn({ err: error, queue }, queue ? 'job attempt failed' : 'job queue error'),
+  });
   const services = createServices(store, systemClock, {
     connectors: defaultConnectors(config.connectors),
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
     smtp: config.smtp,
+    jobs: jobs.sender,
   });
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
@@ -46,12 +55,15 @@ async function main(): Promise<void> {
       );
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    // Imports stop between pages and stay `running` in the store, to resume at the next start.
+    // Imports stop between pages and stay `running` in the store, to resume at the next start;
+    // after the last request (which may queue jobs), running jobs get a few seconds to finish and
+    // are retried at the next start if they do not.
     services.imports
       .close()
       .then(() => app.close())
       // Detections started by the last writes, before the store they write to closes.
       .then(() => services.notifications.settled())
+      .then(() => jobs.stop())
       .then(() => store.close())
       .then(
         () => process.exit(0),
@@ -64,6 +76,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 
+  await jobs.start(jobDefinitions(services));
   const address = await app.listen({ host: config.host, port: config.port });
   // After listen: if the port is taken, no key is created that nobody saw.
   const created = await services.accounts.bootstrapIfEmpty();

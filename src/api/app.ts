@@ -22,6 +22,7 @@ import { healthRoutes } from './health-routes.js';
 import { importRoutes } from './import-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { registerInputGuards } from './input-guards.js';
+import { integrationRoutes } from './integrations-routes.js';
 import { invoiceRoutes } from './invoices-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { planGroupRoutes } from './plan-groups-routes.js';
@@ -150,6 +151,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(dataSourceRoutes(services));
   await app.register(importRoutes(services));
   await app.register(webhookRoutes(services));
+  await app.register(integrationRoutes(services));
   await app.register(oauthRoutes(services, limiter));
   await app.register(customerRoutes(services));
   await app.register(planRoutes(services));

@@ -89,6 +89,11 @@ export function createImportControl(deps: {
   connectors: ConnectorRegistry;
   secrets: SecretBox;
   pages: ConnectorPages;
+  /** Told after an import finished and was recorded (outbound webhooks). */
+  onImportCompleted?: (
+    accountId: string,
+    source: { id: string; name: string; type: string; runId: string },
+  ) => Promise<void>;
 }) {
   const { store, clock, connectors, secrets, pages } = deps;
   const tasks = new Map<string, Task>();
@@ -115,14 +120,33 @@ export function createImportControl(deps: {
     return connector.open(JSON.parse(secrets.open(sealed)) as ConnectorCredentials);
   }
 
+  /** The import is recorded as done whatever its announcement does: a failure there is only logged. */
+  async function announceCompleted({ accountId, dataSourceId, runId }: ImportRun): Promise<void> {
+    if (!deps.onImportCompleted) return;
+    try {
+      const source = await sourceOf(accountId, dataSourceId);
+      await deps.onImportCompleted(accountId, { id: source.id, name: source.name, type: source.type, runId });
+    } catch (error) {
+      console.error(
+        `Import of data source ${dataSourceId} finished, but its webhooks were not queued:`,
+        error,
+      );
+    }
+  }
+
   async function settle(run: ImportRun, outcome: Promise<RunEnd>): Promise<void> {
     const { accountId, dataSourceId, runId } = run;
     try {
       if ((await outcome) === 'stopped') return;
-      await store.transaction(async (tx) => {
-        if (await tx.connectorImports.finish(accountId, dataSourceId, { runId, state: 'done', now: now() }))
-          await tx.dataSources.saveSync(accountId, dataSourceId, { status: 'complete', at: now() });
+      const finished = await store.transaction(async (tx) => {
+        if (
+          !(await tx.connectorImports.finish(accountId, dataSourceId, { runId, state: 'done', now: now() }))
+        )
+          return false;
+        await tx.dataSources.saveSync(accountId, dataSourceId, { status: 'complete', at: now() });
+        return true;
       });
+      if (finished) await announceCompleted(run);
     } catch (error) {
       await store.transaction(async (tx) => {
         const state = { runId, state: 'error' as const, error: message(error), now: now() };

@@ -35,5 +35,10 @@ export interface JobDefinition<P extends JobPayload = JobPayload> {
   retry: RetryPolicy;
   /** Runs the job on this cron schedule (UTC) besides any sends; the payload is then `{}`. */
   cron?: string;
+  /**
+   * Longest one run may take (default 15 minutes); past it the attempt counts as failed. It is also
+   * how soon PostgreSQL retries the job of a process that died while running it.
+   */
+  timeoutSeconds?: number;
   run(payload: P): Promise<void>;
 }

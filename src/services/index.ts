@@ -1,6 +1,7 @@
 import { type ConnectorRegistry, connectorRegistry } from '../connectors/connector.js';
 import { createImportControl } from '../connectors/import-control.js';
 import { createOAuthControl } from '../connectors/oauth-control.js';
+import type { JobSender, RetryPolicy } from '../jobs/job-queue.js';
 import type { Store } from '../store/open-store.js';
 import { createAccountsService } from './accounts-service.js';
 import { createApiKeysService } from './api-keys-service.js';
@@ -36,6 +37,8 @@ import { createSettingsService } from './settings-service.js';
 import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
 import { createWebAuthService } from './web-auth-service.js';
+import { createJobsService, NO_JOB_RUNNER } from './jobs-service.js';
+import { createWebhooksService } from './webhooks-service.js';
 
 export interface ServiceOptions {
   /** The billing-system connectors by data-source type; none by default. */
@@ -46,6 +49,10 @@ export interface ServiceOptions {
   publicUrl?: string | undefined;
   /** Outgoing mail (digests, alerts); without it no email is sent. */
   smtp?: SmtpSettings | undefined;
+  /** The job runner's sender (src/jobs); without one, nothing that needs a job can be queued. */
+  jobs?: JobSender;
+  /** Outbound webhooks' retries and time limit per attempt; defaults in webhooks-service.ts. */
+  webhooks?: { retry?: RetryPolicy; timeoutMs?: number };
 }
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
@@ -67,6 +74,10 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
   const connectors = options.connectors ?? connectorRegistry([]);
   const settings = createSettingsService(store);
+  const webhooks = createWebhooksService(store, clock, {
+    jobs: options.jobs ?? NO_JOB_RUNNER,
+    ...options.webhooks,
+  });
   const notifications = createNotificationsService({
     store,
     clock,
@@ -76,6 +87,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     reports,
     settings,
     mailer: createMailer(options.smtp),
+    publishers: [webhooks],
+    jobs: options.jobs,
   });
   const imports = createImportControl({
     store,
@@ -83,6 +96,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     connectors,
     secrets: secretBox(options.secretsKey),
     pages,
+    onImportCompleted: (accountId, source) => webhooks.importCompleted(accountId, source),
   });
   return {
     store,
@@ -116,6 +130,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     invoices,
     subscriptions,
     imports,
+    webhooks,
+    jobs: createJobsService(store),
     oauth: createOAuthControl({ store, clock, connectors, imports, publicUrl: options.publicUrl }),
   };
 }

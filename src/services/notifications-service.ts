@@ -72,6 +72,8 @@ export interface NotificationDeps {
   publishers?: readonly RevenueEventPublisher[];
   /** Where failures nobody awaits are told; the console by default. */
   report?: (error: unknown) => void;
+  /** The job runner's sender; without one every send calls its entry point in this process. */
+  jobs?: JobSender | undefined;
 }
 
 const compact = (day: number) => dayString(day).replaceAll('-', '');
@@ -87,7 +89,7 @@ function emailTargets(settings: NotificationSettings, mailer: Mailer): readonly 
 /**
  * Detection of revenue events and their delivery by chat, email digests and alerts. Each entry
  * point takes a job's JSON payload, so the job runner calls them as they are; until a runner
- * is attached (`useJobSender`), every send calls its entry point directly.
+ * is given (`jobs`), every send calls its entry point directly.
  */
 export function createNotificationsService(deps: NotificationDeps) {
   const { store, clock, mailer } = deps;
@@ -313,7 +315,7 @@ export function createNotificationsService(deps: NotificationDeps) {
       throw new Error(`No notification job on queue ${queue}`);
     },
   };
-  let sender: JobSender = direct;
+  const sender: JobSender = deps.jobs ?? direct;
 
   /** A write changed the account's data: detection runs soon (a burst of writes, once). */
   function dataChanged(accountId: string): Promise<void> {
@@ -355,11 +357,6 @@ export function createNotificationsService(deps: NotificationDeps) {
     /** Alerts of every account, for the hourly sweep. */
     async evaluateAllAlerts(): Promise<void> {
       for (const account of await store.accounts.list()) await evaluateAlerts(account.account_id);
-    },
-
-    /** Hands every later send to the job runner. */
-    useJobSender(runner: JobSender): void {
-      sender = runner;
     },
 
     /** Waits for the detections asked for so far, which run in this process without a runner (tests, shutdown). */

@@ -17,12 +17,21 @@ export interface Queryable {
 
 export type StoreKind = 'pglite' | 'postgres';
 
+/**
+ * What the job runner's queue (pg-boss, its `db` option) sends its statements through: scripts of
+ * several statements without parameters as well as single ones, answered as the driver answers.
+ */
+export interface JobQueueDb {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
 export interface Db extends Queryable {
   readonly kind: StoreKind;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Resolves when the database can take statements; rejects when it cannot. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  readonly jobQueueDb: JobQueueDb;
 }
 
 const INT8 = 20;

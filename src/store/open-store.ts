@@ -5,9 +5,10 @@ import { changesRepo } from './changes-repo.js';
 import { connectorImportsRepo } from './connector-imports-repo.js';
 import { customersRepo } from './customers-repo.js';
 import { dataSourcesRepo } from './data-sources-repo.js';
-import type { Db, Queryable, StoreKind } from './db.js';
+import type { Db, JobQueueDb, Queryable, StoreKind } from './db.js';
 import { fxRatesRepo } from './fx-rates-repo.js';
 import { invoicesRepo } from './invoices-repo.js';
+import { jobsRepo } from './jobs-repo.js';
 import { metricsRepo } from './metrics-repo.js';
 import { notificationsRepo } from './notifications-repo.js';
 import { oauthStatesRepo } from './oauth-states-repo.js';
@@ -24,6 +25,7 @@ import { subscriptionsRepo } from './subscriptions-repo.js';
 import { tableStatistics } from './table-statistics.js';
 import { teamRepo } from './team-repo.js';
 import { webSessionsRepo } from './web-sessions-repo.js';
+import { webhooksRepo } from './webhooks-repo.js';
 
 export function repos(db: Queryable) {
   return {
@@ -47,6 +49,8 @@ export function repos(db: Queryable) {
     metrics: metricsRepo(db),
     cashflow: cashflowRepo(db),
     notifications: notificationsRepo(db),
+    jobs: jobsRepo(db),
+    webhooks: webhooksRepo(db),
   };
 }
 
@@ -58,6 +62,8 @@ export interface Store extends Repos {
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Where the job runner keeps its queue: this same database (src/jobs). */
+  readonly jobQueueDb: JobQueueDb;
 }
 
 /**
@@ -83,6 +89,7 @@ export function storeOver(db: Db): Store {
       return result;
     },
     ping: () => db.ping(),
+    jobQueueDb: db.jobQueueDb,
     async close() {
       await caches?.settled();
       await db.close();

@@ -60,6 +60,15 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     async ping() {
       if (pglite.closed || !pglite.ready) throw new Error('The embedded store is not open');
     },
+    jobQueueDb: {
+      async executeSql(text, values) {
+        await yieldToLoop();
+        // Scripts (pg-boss's migrations and maintenance) come without values; the last
+        // statement's rows answer them, as the only statement's rows answer a plain one.
+        if (values === undefined) return { rows: (await pglite.exec(text)).at(-1)?.rows ?? [] };
+        return { rows: (await pglite.query<Row>(text, values)).rows };
+      },
+    },
     async close() {
       await pglite.close();
       release();

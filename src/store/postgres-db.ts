@@ -78,6 +78,8 @@ export async function openPostgresDb(connectionString: string, options: Postgres
     async ping() {
       await root.query('select 1');
     },
+    // The same pool: pg-boss's statements are short, and its scripts run as one simple query.
+    jobQueueDb: { executeSql: (text, values) => pool.query(text, values) },
     close: () => pool.end(),
   };
 }

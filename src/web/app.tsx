@@ -19,6 +19,7 @@ import { Dashboard } from './pages/dashboard.js';
 import { SetPassword } from './pages/set-password.js';
 import { SignIn } from './pages/sign-in.js';
 import { Team } from './pages/team.js';
+import { Webhooks } from './pages/webhooks.js';
 import { type Route, useRoute } from './route.js';
 import { loadSession, type Session, signOut } from './session.js';
 import { useLoad } from './use-load.js';
@@ -45,6 +46,7 @@ const MENUS = [
       ['/settings/data-sources', 'Data sources'],
       ['/settings/connections', 'Connections'],
       ['/settings/notifications', 'Notifications'],
+      ['/settings/webhooks', 'Webhooks'],
       ['/settings/api-keys', 'API keys'],
       ['/settings/team', 'Team'],
       ['/settings/account', 'Your account'],
@@ -95,6 +97,8 @@ function Page({
       return <Connections route={route} session={session} />;
     case '/settings/notifications':
       return <Notifications session={session} />;
+    case '/settings/webhooks':
+      return <Webhooks session={session} />;
     default:
       return <Dashboard route={route} />;
   }

@@ -291,6 +291,41 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /reports/cancellation-timing-detail': reads(),
   'GET /reports/leads-table': reads(),
 
+  'GET /integrations/webhooks': reads(),
+  'GET /settings/webhook': reads(),
+  'POST /integrations/webhooks': {
+    own: (_self, path) => [
+      {
+        url: path,
+        status: 201,
+        payload: { url: 'https://hooks.shared.example/a', event_type: 'movement.new' },
+      },
+    ],
+  },
+  'POST /settings/webhook': {
+    own: (_self, path) => [
+      {
+        url: path,
+        status: 201,
+        payload: { url: 'https://hooks.shared.example/b', event_type: 'movement.new' },
+      },
+    ],
+  },
+  'GET /integrations/webhooks/{id}': generated((account) => account.webhook, 200),
+  'DELETE /integrations/webhooks/{id}': generated((account) => account.webhook, 200),
+  'GET /integrations/sample/{event}': { own: (_self, path) => [ok(fill(path, 'movement.churn'))] },
+  // A test delivery (to a reserved domain nobody answers for) says how long it took: no read
+  // compares equal twice, so the own case is left to the POST, and test/api/webhooks.test.ts.
+  'GET /integrations/verify': {
+    own: () => [],
+    foreign: (other, path) => [{ url: `${path}?id=${other.webhook}`, status: 404 }],
+  },
+  'POST /integrations/verify': {
+    own: (self, path) => [{ url: path, status: 200, payload: { id: self.webhook } }],
+    foreign: (other, path) => [{ url: path, status: 404, payload: { id: other.webhook } }],
+  },
+  'GET /jobs/dead': reads(),
+
   'GET /exports/customers.csv': reads(),
   'GET /exports/mrr-movements.csv': reads('', 'committed=true'),
   'GET /exports/mrr-growth.csv': reads(),
@@ -505,5 +540,6 @@ describe.each(STORE_KINDS)('isolation between two accounts holding the same ids 
       name: 'Renamed Corp',
       email: 'billing@example.com',
     });
-  });
+    // A read of A's records after each of some fifty writes: past the default 30 s on busy cores.
+  }, 120_000);
 });

@@ -3,8 +3,8 @@ import { createTestApp, reportFixtureAccount, type TestApp } from '../helpers/ap
 import { httpReceiver, smtpInbox } from '../helpers/receivers.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-// TODO(after the job runner is merged): run these on the real runner (started by the test
-// app), waiting for its jobs instead of calling `settled()` and the service entry points.
+// These call the service without a job runner, as the CLI does, so each send runs at once;
+// test/api/notifications-runner.test.ts drives the same path through the runner the server runs.
 
 const RATES = 'Date,USD\n2024-01-01,1.25\n';
 const subscription = (

@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/api/app.js';
+import { jobDefinitions } from '../../src/jobs/index.js';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from '../../src/jobs/job-runner.js';
 import { fixedClock } from '../../src/services/clock.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services/index.js';
 import type { StoreKind } from '../../src/store/db.js';
@@ -24,6 +26,8 @@ export interface TestApp {
   app: FastifyInstance;
   services: Services;
   clock: ReturnType<typeof fixedClock>;
+  /** The started job runner, for tests that asked for one. */
+  jobs: JobRunner | undefined;
   /** A fresh account with one admin and one viewer key, its reports in `baseCurrency` (default usd). */
   newAccount(name?: string, baseCurrency?: string): Promise<TestAccount>;
   /** `inject` with the key as a Bearer token. */
@@ -45,10 +49,17 @@ export async function createTestApp(
   kind: StoreKind,
   options: AppOptions = {},
   serviceOptions: ServiceOptions = {},
+  /** With `jobs`, a job runner runs every job definition (slower to start and stop: opt in). */
+  testOptions: { jobs?: JobRunnerOptions } = {},
 ): Promise<TestApp> {
   const testStore = await openTestStore(kind);
   const clock = fixedClock(TEST_NOW);
-  const services = createServices(testStore.store, clock, serviceOptions);
+  const jobs = testOptions.jobs ? createJobRunner(testStore.store, testOptions.jobs) : undefined;
+  const services = createServices(testStore.store, clock, {
+    ...serviceOptions,
+    ...(jobs ? { jobs: jobs.sender } : {}),
+  });
+  await jobs?.start(jobDefinitions(services));
   const app = await buildApp(services, options);
   const call = (key: string | undefined, injectOptions: InjectOptions) => {
     const headers = { ...injectOptions.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
@@ -58,6 +69,7 @@ export async function createTestApp(
     app,
     services,
     clock,
+    jobs,
     async newAccount(name = 'Test account', baseCurrency?: string) {
       const { account, adminKey } = await services.accounts.create({
         name,
@@ -95,6 +107,7 @@ export async function createTestApp(
       await services.imports.close();
       await app.close();
       await services.notifications.settled();
+      await jobs?.stop();
       await testStore.dispose();
     },
   };

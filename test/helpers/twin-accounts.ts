@@ -33,6 +33,8 @@ export interface TwinAccount extends TestAccount {
   billingSource: string;
   planGroup: string;
   segment: string;
+  /** A webhook for churn to a URL of the flavour's own domain. */
+  webhook: string;
   keyIds: string[];
   memberId: string;
 }
@@ -184,6 +186,12 @@ export async function seedTwin(t: TestApp, f: Flavour): Promise<TwinAccount> {
       filters: { plan: planGroup, industry: `${lower}-fintech` },
     })
   ).id;
+  const webhook = (
+    await post('/integrations/webhooks', {
+      url: `https://hooks.${lower}.example/revenue`,
+      event_type: 'movement.churn',
+    })
+  ).id;
   const settings = await t.call(key, {
     method: 'PUT',
     url: '/settings/notifications',
@@ -208,6 +216,7 @@ export async function seedTwin(t: TestApp, f: Flavour): Promise<TwinAccount> {
     billingSource,
     planGroup,
     segment,
+    webhook,
     keyIds: (await t.services.apiKeys.list(account.id)).map((apiKey) => apiKey.id),
     memberId: member.id,
   };
@@ -227,6 +236,7 @@ export function markersOf(account: TwinAccount): RegExp[] {
     account.billingSource,
     account.planGroup,
     account.segment,
+    account.webhook,
     account.memberId,
     ...account.keyIds,
   ];
