@@ -100,6 +100,11 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /account': reads(),
   'GET /account/billing': reads(),
   'GET /account/billing/invoices': reads(),
+  'GET /account/billing/portal': reads(),
+  // An API key's profile is its own account's owner.
+  'GET /profile': reads(),
+  'PUT /profile': { own: (_self, path) => [{ url: path, status: 200, payload: { locale: 'en' } }] },
+  'GET /settings/looker-studio': reads(),
   'GET /settings/notifications': reads(),
   'PUT /settings/notifications': {
     own: (_self, path) => [
@@ -258,6 +263,8 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /reports/movement-table': reads(),
   'GET /reports/latest-activity': reads('days=90&include_scheduled=1'),
   'GET /reports/mrr-growth': reads(),
+  'GET /reports/mrr-subtypes': reads('type=expansion', 'type=churn&interval=day&date=20261101-20261123'),
+  'GET /reports/mrr-table-subtypes': reads(),
   'GET /reports/transactions': reads(),
   'GET /reports/transactions-summary': reads(),
   'GET /reports/transactions-detail': reads(),
