@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     // Imports stop between pages and stay `running` in the store, to resume at the next start.
     services.imports
       .close()
+      .then(() => services.uploads.close())
       .then(() => app.close())
       .then(() => store.close())
       .then(
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   const created = await services.accounts.bootstrapIfEmpty();
   const resumed = await services.imports.resumeRunning();
   if (resumed > 0) app.log.info(`Resumed ${resumed} connector import(s) from their last stored page`);
+  const uploads = await services.uploads.resumeRunning();
+  if (uploads > 0) app.log.info(`Resumed ${uploads} upload import(s) from their last stored batch`);
   // Repairs missed webhook deliveries from each system's change feed (docs/connectors.md).
   services.imports.startCatchUp(config.catchUpIntervalMs);
   const url = address.replace('0.0.0.0', 'localhost');

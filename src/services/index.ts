@@ -32,6 +32,7 @@ import { secretBox } from './secret-box.js';
 import { createSettingsService } from './settings-service.js';
 import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
+import { createUploadsService } from './uploads-service.js';
 import { createWebAuthService } from './web-auth-service.js';
 
 export interface ServiceOptions {
@@ -98,6 +99,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     invoices,
     subscriptions,
     imports,
+    uploads: createUploadsService(store, clock, fx, { customers, plans, subscriptions, invoices }),
     oauth: createOAuthControl({ store, clock, connectors, imports, publicUrl: options.publicUrl }),
   };
 }

@@ -22,6 +22,7 @@ import { settingsRepo } from './settings-repo.js';
 import { subscriptionsRepo } from './subscriptions-repo.js';
 import { tableStatistics } from './table-statistics.js';
 import { teamRepo } from './team-repo.js';
+import { uploadsRepo } from './uploads-repo.js';
 import { webSessionsRepo } from './web-sessions-repo.js';
 
 export function repos(db: Queryable) {
@@ -45,6 +46,7 @@ export function repos(db: Queryable) {
     changes: changesRepo(db),
     metrics: metricsRepo(db),
     cashflow: cashflowRepo(db),
+    uploads: uploadsRepo(db),
   };
 }
 
