@@ -17,7 +17,9 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface Request {
   url: string;
-  payload?: object;
+  /** JSON, unless `contentType` says otherwise. */
+  payload?: object | string;
+  contentType?: string;
   status: number;
   /** Part of the JSON answer that must match, where the status alone does not tell. */
   answer?: object;
@@ -244,6 +246,33 @@ const ROUTES: Record<string, RouteCase> = {
   'PUT /data/subscriptions/{id}': record('sub_1', 200, { quantity: 3 }),
   'DELETE /data/subscriptions/{id}': record('sub_2', 200),
 
+  // Each account's "Billing" source takes a file; the other's is not found.
+  'POST /data/uploads': {
+    own: (self, path) => [
+      {
+        url: `${path}?kind=customers&data_source=${self.billingSource}`,
+        status: 201,
+        payload: 'id,name\nc9,Uploaded\n',
+        contentType: 'text/csv',
+      },
+    ],
+    foreign: (other, path) => [
+      {
+        url: `${path}?kind=customers&data_source=${other.billingSource}`,
+        status: 404,
+        payload: 'id,name\nc9,Uploaded\n',
+        contentType: 'text/csv',
+      },
+    ],
+  },
+  'GET /data/uploads/{id}': generated((account) => account.uploads.mapped, 200),
+  'PUT /data/uploads/{id}/mapping': generated((account) => account.uploads.mapped, 200, {
+    id: 'id',
+    name: 'name',
+  }),
+  // A second upload, so that its import runs while the first one's mapping changes.
+  'POST /data/uploads/{id}/import': generated((account) => account.uploads.imported, 202),
+
   'GET /customers': reads('', 'status=all&q=corp'),
   'GET /customers/{customerId}': record('c1', 200),
   'POST /customers/{customerId}/resync': record('c1', 200),
@@ -358,7 +387,10 @@ function send(
   return app.inject({
     method,
     url: request.url,
-    headers: { authorization: `Bearer ${key}` },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(request.contentType ? { 'content-type': request.contentType } : {}),
+    },
     ...(request.payload ? { payload: request.payload } : {}),
   });
 }
