@@ -2,6 +2,7 @@ import type { HttpTimeouts } from './api/app.js';
 import type { RateLimits } from './api/rate-limits.js';
 import type { ConnectorSettings } from './connectors/index.js';
 import { parseSecretsKey } from './services/secret-box.js';
+import { DEFAULT_SPREADSHEET_BASE_URL } from './services/spreadsheet-sync.js';
 import type { StoreLocation } from './store/open-store.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './store/postgres-db.js';
 
@@ -25,6 +26,10 @@ export interface Config {
   publicUrl: string | undefined;
   /** How often connected sources are caught up from their change feed; 0: never. */
   catchUpIntervalMs: number;
+  /** Spreadsheet sources read sheets only from addresses starting with it. */
+  spreadsheetBaseUrl: string;
+  /** How often spreadsheet sources read their sheets again; 0: never. */
+  spreadsheetSyncIntervalMs: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -112,18 +117,23 @@ function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
   };
 }
 
-function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env.PUBLIC_URL || undefined;
+/** An absolute http(s) URL from `name`, as written apart from normalisation. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name] || undefined;
   if (raw === undefined) return undefined;
   let url;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+    throw new Error(`${name} must be an absolute http(s) URL, got "${raw}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
-  return url.toString().replace(/\/+$/, '');
+    throw new Error(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  return url.toString();
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  return httpUrl(env, 'PUBLIC_URL')?.replace(/\/+$/, '');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -144,5 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
     publicUrl: publicUrl(env),
     catchUpIntervalMs: integer(env, 'CATCH_UP_INTERVAL_SECONDS', 300, 0) * 1000,
+    spreadsheetBaseUrl: httpUrl(env, 'SPREADSHEET_BASE_URL') ?? DEFAULT_SPREADSHEET_BASE_URL,
+    spreadsheetSyncIntervalMs: integer(env, 'SPREADSHEET_SYNC_INTERVAL_SECONDS', 3600, 0) * 1000,
   };
 }

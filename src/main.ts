@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     connectors: defaultConnectors(config.connectors),
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
+    spreadsheets: { baseUrl: config.spreadsheetBaseUrl, maxBytes: config.bodyLimitBytes },
   });
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     // Imports stop between pages and stay `running` in the store, to resume at the next start.
     services.imports
       .close()
+      .then(() => services.spreadsheets.close())
       .then(() => services.uploads.close())
       .then(() => app.close())
       .then(() => store.close())
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
   if (uploads > 0) app.log.info(`Resumed ${uploads} upload import(s) from their last stored batch`);
   // Repairs missed webhook deliveries from each system's change feed (docs/connectors.md).
   services.imports.startCatchUp(config.catchUpIntervalMs);
+  // Reads the published sheets of spreadsheet sources again (docs/api.md, "Spreadsheet sources").
+  services.spreadsheets.start(config.spreadsheetSyncIntervalMs);
   const url = address.replace('0.0.0.0', 'localhost');
   const storeName = 'databaseUrl' in config.store ? 'PostgreSQL' : `PGlite in ${config.store.dataDir}`;
   const banner = `\nmrrlytics is running at ${url} (store: ${storeName})\n`;

@@ -33,6 +33,11 @@ import { createSettingsService } from './settings-service.js';
 import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
 import { createUploadsService } from './uploads-service.js';
+import {
+  createSpreadsheetSync,
+  DEFAULT_SPREADSHEET_BASE_URL,
+  type SpreadsheetSettings,
+} from './spreadsheet-sync.js';
 import { createWebAuthService } from './web-auth-service.js';
 
 export interface ServiceOptions {
@@ -42,7 +47,11 @@ export interface ServiceOptions {
   secretsKey?: Buffer | undefined;
   /** PUBLIC_URL, the address browsers reach the server at: OAuth redirect URIs are built on it. */
   publicUrl?: string | undefined;
+  /** Where spreadsheet sources may read sheets from, and how big one may be. */
+  spreadsheets?: Partial<SpreadsheetSettings>;
 }
+
+const DEFAULT_SHEET_BYTES = 64 * 1024 * 1024;
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
 export function createServices(store: Store, clock: Clock, options: ServiceOptions = {}) {
@@ -68,6 +77,11 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     connectors,
     secrets: secretBox(options.secretsKey),
     pages,
+  });
+  const uploads = createUploadsService(store, clock, fx, { customers, plans, subscriptions, invoices });
+  const spreadsheets = createSpreadsheetSync(store, clock, uploads, {
+    baseUrl: options.spreadsheets?.baseUrl ?? DEFAULT_SPREADSHEET_BASE_URL,
+    maxBytes: options.spreadsheets?.maxBytes ?? DEFAULT_SHEET_BYTES,
   });
   return {
     store,
@@ -99,7 +113,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     invoices,
     subscriptions,
     imports,
-    uploads: createUploadsService(store, clock, fx, { customers, plans, subscriptions, invoices }),
+    uploads,
+    spreadsheets,
     oauth: createOAuthControl({ store, clock, connectors, imports, publicUrl: options.publicUrl }),
   };
 }

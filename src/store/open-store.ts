@@ -23,6 +23,7 @@ import { subscriptionsRepo } from './subscriptions-repo.js';
 import { tableStatistics } from './table-statistics.js';
 import { teamRepo } from './team-repo.js';
 import { uploadsRepo } from './uploads-repo.js';
+import { spreadsheetSheetsRepo } from './spreadsheet-sheets-repo.js';
 import { webSessionsRepo } from './web-sessions-repo.js';
 
 export function repos(db: Queryable) {
@@ -47,6 +48,7 @@ export function repos(db: Queryable) {
     metrics: metricsRepo(db),
     cashflow: cashflowRepo(db),
     uploads: uploadsRepo(db),
+    spreadsheetSheets: spreadsheetSheetsRepo(db),
   };
 }
 

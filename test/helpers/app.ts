@@ -93,6 +93,7 @@ export async function createTestApp(
     },
     async close() {
       await services.imports.close();
+      await services.spreadsheets.close();
       await services.uploads.close();
       await app.close();
       await testStore.dispose();

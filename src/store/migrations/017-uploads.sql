@@ -55,3 +55,18 @@ create table upload_mappings (
   primary key (account_id, data_source_id, kind),
   foreign key (account_id, data_source_id) references data_sources (account_id, data_source_id) on delete cascade
 );
+
+-- A spreadsheet source's published sheets: the CSV export address each kind is read from, and
+-- how its last sync went. last_upload_id names the upload the sync made (its rows, mapping and
+-- row errors); no key holds it, as uploads are deleted after 7 days.
+create table spreadsheet_sheets (
+  account_id uuid not null,
+  data_source_id uuid not null,
+  kind text not null check (kind in ('customers', 'plans', 'invoices', 'subscriptions')),
+  url text not null,
+  last_upload_id uuid,
+  last_synced_at timestamptz,
+  last_error text,
+  primary key (account_id, data_source_id, kind),
+  foreign key (account_id, data_source_id) references data_sources (account_id, data_source_id) on delete cascade
+);
