@@ -128,6 +128,10 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /data/data-sources/{id}/abort': dataSource(409),
   'POST /data/data-sources/{id}/reset': dataSource(200),
   'POST /data/data-sources/{id}/connect': dataSource(409, { api_key: 'rk_test_x' }),
+  // Sheets belong to spreadsheet sources; "Billing" is a csv source.
+  'GET /data/data-sources/{id}/sheets': dataSource(409),
+  'PUT /data/data-sources/{id}/sheets': dataSource(409, { customers: null }),
+  'POST /data/data-sources/{id}/sync': dataSource(409),
   // The "Billing" source is no processor-a source; the other's sources are not found.
   'POST /oauth/processor-a/deauthorize': {
     own: (self, path) => [{ url: path, status: 409, payload: { data_source: self.billingSource } }],

@@ -160,6 +160,8 @@ describe.each(STORE_KINDS)('/data access on %s', (kind) => {
       '/data/data-sources/{id}/full-import',
       '/data/data-sources/{id}/progress',
       '/data/data-sources/{id}/reset',
+      '/data/data-sources/{id}/sheets',
+      '/data/data-sources/{id}/sync',
       '/data/invoices',
       '/data/invoices/{id}',
       '/data/plan-groups',

@@ -207,7 +207,7 @@ export async function seedTwin(t: TestApp, f: Flavour): Promise<TwinAccount> {
       method: 'POST',
       url: `/data/uploads?kind=plans&data_source=${billingSource}`,
       headers: { 'content-type': 'text/csv' },
-      payload: `id,name,billing_freq,currency\nbasic,${f.name} basic,month,usd\n`,
+      payload: `id,name,billing_freq,currency\nuploaded,${f.name} uploaded,month,usd\n`,
     });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<{ id: string }>().id;
