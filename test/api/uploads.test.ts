@@ -237,6 +237,44 @@ describe.each(STORE_KINDS)('uploads on %s', (kind) => {
     ]);
   });
 
+  it('refuses a second import while one runs, and resumes a running import after a restart', async () => {
+    // 3,000 plans: six batches of 500, so the first import is still running when the others ask.
+    const rows = Array.from({ length: 3000 }, (_, i) => `bulk_${i},Bulk ${i},month,usd`);
+    const bulk = await created('plans', `id,name,billing_freq,currency\n${rows.join('\n')}\n`);
+    const importUrl = `/data/uploads/${bulk.id}/import`;
+    const [first, second] = await Promise.all([
+      t.call(account.adminKey, { method: 'POST', url: importUrl }),
+      t.call(account.adminKey, { method: 'POST', url: importUrl }),
+    ]);
+    expect([first.statusCode, second.statusCode, second.json()]).toEqual([
+      202,
+      409,
+      { error: 'The upload is already being imported' },
+    ]);
+    const busy = await setMapping(bulk.id, bulk.mapping);
+    expect([busy.statusCode, busy.json()]).toEqual([
+      409,
+      { error: 'The upload is being imported; wait for it to end' },
+    ]);
+    await t.services.uploads.settled(bulk.id);
+    expect(await t.read(account.adminKey, `/data/uploads/${bulk.id}`)).toMatchObject({
+      state: 'done',
+      rows_done: 3000,
+      rows_imported: 3000,
+      percent: 100,
+    });
+
+    // A process that stopped mid-import left the upload running: the next start goes on with it.
+    const stopped = await created('plans', 'id,name,billing_freq,currency\nlate,Late,month,usd\n');
+    await t.services.store.uploads.start(account.id, stopped.id);
+    expect(await t.services.uploads.resumeRunning()).toBe(1);
+    await t.services.uploads.settled(stopped.id);
+    expect(await t.read(account.adminKey, `/data/uploads/${stopped.id}`)).toMatchObject({
+      state: 'done',
+      rows_imported: 1,
+    });
+  });
+
   it('answers 400 for a bad query, file or mapping', async () => {
     const bad = async (response: Promise<{ statusCode: number; json(): unknown }>, error: string) => {
       const answer = await response;
@@ -258,10 +296,7 @@ describe.each(STORE_KINDS)('uploads on %s', (kind) => {
       upload('plans', 'id\na\u0000b\n'),
       'Invalid cell at row 2, column "id": must not contain the character U+0000 (NUL)',
     );
-    await bad(
-      upload('plans', 'id,name\n"a,b\n'),
-      expect.stringMatching(/^Malformed CSV/),
-    );
+    await bad(upload('plans', 'id,name\n"a,b\n'), expect.stringMatching(/^Malformed CSV/));
     await bad(
       upload('plans', 'not a zip', XLSX_CONTENT_TYPE),
       expect.stringMatching(/^Unreadable XLSX file/),
