@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
@@ -8,7 +10,9 @@ import { setUpOwner } from '../helpers/web-session.js';
 // "Mail" is named like no field, so its select starts on "Not imported"; row 3's email is refused.
 const CUSTOMERS_CSV = 'ID,Name,Mail,Tier\nc1,Ann,ann@example.com,gold\nc2,Bo,not-an-email,silver\n';
 
-describe.runIf(browserAvailable()).each(STORE_KINDS)('uploading a file in chromium on %s', (kind) => {
+describe.runIf(browserAvailable()).each(STORE_KINDS)('files and sheets in chromium on %s', (kind) => {
+  let sheetServer: Server;
+  let sheetBase: string;
   let t: TestApp;
   let account: TestAccount;
   let base: string;
@@ -18,7 +22,13 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('uploading a file in chromi
 
   beforeAll(async () => {
     ensureWebBuilt();
-    t = await createTestApp(kind);
+    // A published sheet of two customers, as a spreadsheet service serves its CSV export.
+    sheetServer = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/csv' }).end('id,name\ns1,Sheet One\ns2,Sheet Two\n');
+    });
+    await new Promise<void>((resolve) => sheetServer.listen(0, '127.0.0.1', resolve));
+    sheetBase = `http://127.0.0.1:${(sheetServer.address() as AddressInfo).port}/`;
+    t = await createTestApp(kind, {}, { spreadsheets: { baseUrl: sheetBase } });
     account = await t.newAccount('Upload account');
     sourceId = (await t.seed(account.adminKey, '/data/data-sources', { name: 'Files', type: 'csv' })).json()
       .id;
@@ -33,6 +43,7 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('uploading a file in chromi
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await new Promise((resolve) => sheetServer?.close(resolve));
   });
 
   it('previews a CSV, maps its columns with selects, imports it and shows the refused row', async () => {
@@ -83,5 +94,32 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('uploading a file in chromi
       payload: CUSTOMERS_CSV,
     });
     expect(next.json().mapping).toEqual({ ID: 'id', Name: 'name', Mail: 'email', Tier: 'custom_tier' });
+  });
+
+  it("saves a spreadsheet source's sheet, syncs it now and shows how it went", async () => {
+    const sheetSource = (
+      await t.seed(account.adminKey, '/data/data-sources', { name: 'Sheet', type: 'spreadsheet' })
+    ).json().id;
+    // The page is already there: load it again, to list the new source.
+    await page.goto(`${base}/#/settings/data-sources`);
+    await page.reload();
+    const sheets = page.locator(`[data-sheets="${sheetSource}"]`);
+    await sheets.getByLabel('Customers sheet').fill(`${sheetBase}customers.csv`);
+    await sheets.getByRole('button', { name: 'Save sheets' }).click();
+    await expect
+      .poll(() => sheets.locator('[data-kind="customers"] small').innerText())
+      .toBe('Not synced yet');
+    expect((await t.read(account.adminKey, `/data/data-sources/${sheetSource}/sheets`)).result).toMatchObject(
+      [{ kind: 'customers', url: `${sheetBase}customers.csv` }],
+    );
+
+    await sheets.getByRole('button', { name: 'Sync now' }).click();
+    await expect.poll(() => sheets.getAttribute('data-syncing'), { timeout: 10_000 }).toBe('no');
+    expect(await sheets.locator('[data-kind="customers"] small').innerText()).toMatch(/^Synced /);
+    const customers = (await t.read(account.adminKey, `/data/customers?source=${sheetSource}`)).result.list;
+    expect(customers.map((customer: { id: string; name: string }) => [customer.id, customer.name])).toEqual([
+      ['s1', 'Sheet One'],
+      ['s2', 'Sheet Two'],
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import { forgetFilterOptions } from '../components/filter-bar.js';
 import { Actions, ErrorText, Field, useActions, useSubmit } from '../components/form.js';
 import { FileUpload } from '../components/file-upload.js';
 import { ImportControl } from '../components/import-progress.js';
+import { SheetsControl } from '../components/sheets-control.js';
 import { canChange, ReadOnlyNote } from '../components/settings.js';
 import { dateTime } from '../format.js';
 import { href } from '../route.js';
@@ -103,6 +104,8 @@ export function DataSources({ session }: { session: Session }) {
                     <td class="wide">
                       {isConnector(source) ? (
                         <ImportControl source={source} canChange={writable} />
+                      ) : source.type === 'spreadsheet' ? (
+                        <SheetsControl source={source} canChange={writable} />
                       ) : (
                         <span class="muted">Records arrive through the API or an uploaded file</span>
                       )}
