@@ -88,6 +88,8 @@ export function uploadRoutes(services: Services): FastifyPluginAsyncZod {
             'The first row names the columns. The body limit of the server applies (413 above it), and a file ' +
             `may hold ${MAX_UPLOAD_ROWS} rows. Nothing is imported yet: the answer shows the columns, a preview ` +
             'and a suggested mapping.',
+          consumes: Object.keys(FORMATS),
+          body: z.any().describe('The file: CSV text, or an XLSX workbook'),
           querystring: z.strictObject({
             kind: z.enum(UPLOAD_KINDS, { error: `must be one of ${UPLOAD_KINDS.join(', ')}` }),
             data_source: z

@@ -288,8 +288,10 @@ export function createUploadsService(
         checkMapping(upload.kind, upload.columns, upload.mapping);
         await tx.uploads.start(accountId, id);
       });
+      // Read before the task starts, so the answer shows the import running, however fast it ends.
+      const started = await view(await uploadOf(accountId, id));
       launch(accountId, id);
-      return view(await uploadOf(accountId, id));
+      return started;
     },
 
     /** Resolves when the upload's import task, if any, has ended (tests and shutdown). */

@@ -320,9 +320,11 @@ describe.each(STORE_KINDS)('uploads on %s', (kind) => {
       'Columns "Plan ID" and "Name" both fill the field "id"',
     );
     await bad(setMapping(plans.id, { Name: 'name' }), 'The mapping must give a column for the field "id"');
-    // The suggestion maps no column to id: importing it is refused the same way.
+    // No column is saved or named like a field, so nothing fills id: importing is refused the same way.
+    const unnamed = await created('plans', 'Code,Label\nx,y\n');
+    expect(unnamed.mapping).toEqual({});
     await bad(
-      t.call(account.adminKey, { method: 'POST', url: `/data/uploads/${plans.id}/import` }),
+      t.call(account.adminKey, { method: 'POST', url: `/data/uploads/${unnamed.id}/import` }),
       'The mapping must give a column for the field "id"',
     );
   });
