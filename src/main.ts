@@ -49,8 +49,8 @@ async function main(): Promise<void> {
     // Imports stop between pages and stay `running` in the store, to resume at the next start.
     services.imports
       .close()
-      .then(() => services.spreadsheets.close())
-      .then(() => services.uploads.close())
+      // Together: the syncs stop reading sheets at once, and wait for the uploads they started.
+      .then(() => Promise.all([services.spreadsheets.close(), services.uploads.close()]))
       .then(() => app.close())
       .then(() => store.close())
       .then(

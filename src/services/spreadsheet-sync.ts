@@ -186,7 +186,10 @@ export function createSpreadsheetSync(
       timer.unref();
     },
 
-    /** Stops the schedule and waits for the syncs under way, which read no further sheet. */
+    /**
+     * Stops the schedule and waits for the syncs under way, which read no further sheet. Call it
+     * with the uploads' `close`, which ends the import a sync waits for.
+     */
     async close(): Promise<void> {
       closing = true;
       clearInterval(timer);

@@ -93,8 +93,7 @@ export async function createTestApp(
     },
     async close() {
       await services.imports.close();
-      await services.spreadsheets.close();
-      await services.uploads.close();
+      await Promise.all([services.spreadsheets.close(), services.uploads.close()]);
       await app.close();
       await testStore.dispose();
     },
