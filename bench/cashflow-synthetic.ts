@@ -48,7 +48,16 @@ export function syntheticCashflow(customerCount: number, seed = 1) {
         movements:
           churnDay === null
             ? []
-            : [{ day: churnDay, kind: 'churn', amount: -1000, scheduled: false, knownDay: null }],
+            : [
+                {
+                  day: churnDay,
+                  kind: 'churn',
+                  subtype: 'voluntary',
+                  amount: -1000,
+                  scheduled: false,
+                  knownDay: null,
+                },
+              ],
       }),
     );
     const currency = currencies[Math.floor(random() * currencies.length)]!;

@@ -1,6 +1,7 @@
 import type { HttpTimeouts } from './api/app.js';
 import type { RateLimits } from './api/rate-limits.js';
 import type { ConnectorSettings } from './connectors/index.js';
+import type { SmtpSettings } from './services/mailer.js';
 import { parseSecretsKey } from './services/secret-box.js';
 import { DEFAULT_SPREADSHEET_BASE_URL } from './services/spreadsheet-sync.js';
 import type { StoreLocation } from './store/open-store.js';
@@ -30,6 +31,8 @@ export interface Config {
   spreadsheetBaseUrl: string;
   /** How often spreadsheet sources read their sheets again; 0: never. */
   spreadsheetSyncIntervalMs: number;
+  /** Outgoing mail for digests and alerts; unset: no email is sent. */
+  smtp: SmtpSettings | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -136,6 +139,26 @@ function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
   return httpUrl(env, 'PUBLIC_URL')?.replace(/\/+$/, '');
 }
 
+/**
+ * SMTP_URL (smtp:// or smtps://, credentials in it), or SMTP_HOST with SMTP_PORT (default 587;
+ * 465 speaks TLS from the start), SMTP_USER and SMTP_PASS; SMTP_FROM is the sender address.
+ */
+export function smtpSettings(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
+  const from = env.SMTP_FROM || 'mrrlytics <notifications@localhost>';
+  if (env.SMTP_URL) {
+    if (!/^smtps?:\/\//.test(env.SMTP_URL)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+    return { url: env.SMTP_URL, from };
+  }
+  if (!env.SMTP_HOST) return undefined;
+  const port = integer(env, 'SMTP_PORT', 587, 1);
+  const url = new URL(`${port === 465 ? 'smtps' : 'smtp'}://${env.SMTP_HOST}:${port}`);
+  if (env.SMTP_USER) {
+    url.username = env.SMTP_USER;
+    url.password = env.SMTP_PASS ?? '';
+  }
+  return { url: url.toString(), from };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestDeadlineMs = integer(env, 'REQUEST_DEADLINE_MS', 60_000, 1);
   return {
@@ -156,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catchUpIntervalMs: integer(env, 'CATCH_UP_INTERVAL_SECONDS', 300, 0) * 1000,
     spreadsheetBaseUrl: httpUrl(env, 'SPREADSHEET_BASE_URL') ?? DEFAULT_SPREADSHEET_BASE_URL,
     spreadsheetSyncIntervalMs: integer(env, 'SPREADSHEET_SYNC_INTERVAL_SECONDS', 3600, 0) * 1000,
+    smtp: smtpSettings(env),
   };
 }

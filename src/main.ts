@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
     spreadsheets: { baseUrl: config.spreadsheetBaseUrl, maxBytes: config.bodyLimitBytes },
+    smtp: config.smtp,
   });
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
       // Together: the syncs stop reading sheets at once, and wait for the uploads they started.
       .then(() => Promise.all([services.spreadsheets.close(), services.uploads.close()]))
       .then(() => app.close())
+      // Detections started by the last writes, before the store they write to closes.
+      .then(() => services.notifications.settled())
       .then(() => store.close())
       .then(
         () => process.exit(0),

@@ -92,5 +92,23 @@ export function accountRoutes(services: Services): FastifyPluginAsyncZod {
       },
       () => ({ result: { count: 0, list: [] } }),
     );
+
+    app.get(
+      '/account/billing/portal',
+      {
+        schema: {
+          tags,
+          summary: 'Where to manage payment for this installation: nowhere, it is never billed',
+          response: {
+            200: z.object({ url: z.null().describe('Never a portal address'), message: z.string() }),
+            ...adminErrors,
+          },
+        },
+      },
+      () => ({
+        url: null,
+        message: 'This installation is self-hosted and never billed, so it has no billing portal',
+      }),
+    );
   };
 }

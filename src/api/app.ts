@@ -14,6 +14,7 @@ import { registerAuthentication } from './auth.js';
 import { registerCsvParser } from './csv-body.js';
 import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
+import { registerDataChangeHook } from './data-change-hook.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './errors.js';
 import { exportRoutes } from './export-routes.js';
@@ -30,6 +31,7 @@ import { NO_RATE_LIMITS, rateLimiter, type RateLimits } from './rate-limits.js';
 import { registerRequestDeadline } from './request-deadline.js';
 import { reportRegistryRoutes } from './reports/registry.js';
 import { REPORTS } from './reports/index.js';
+import { profileRoutes } from './profile-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscriptions-routes.js';
 import { uploadRoutes } from './uploads-routes.js';
@@ -125,6 +127,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const limiter = rateLimiter(options.rateLimits ?? NO_RATE_LIMITS);
   registerAuthentication(app, services.apiKeys, services.webAuth, limiter);
   registerInputGuards(app);
+  registerDataChangeHook(app, services);
 
   await app.register(swagger, {
     openapi: {
@@ -145,6 +148,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(healthRoutes(services));
   await app.register(accountRoutes(services));
   await app.register(settingsRoutes(services));
+  await app.register(profileRoutes(services));
   await app.register(dataSourceRoutes(services));
   await app.register(importRoutes(services));
   await app.register(webhookRoutes(services));

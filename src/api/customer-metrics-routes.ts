@@ -19,7 +19,9 @@ const customerItem = z.object({
   trial_started: day,
   paid_started: day,
   cancel_date: day,
-  status: z.enum(['active', 'cancelled']).describe('active while the customer has MRR'),
+  status: z
+    .enum(['active', 'cancelled'])
+    .describe('cancelled once a customer that paid has no MRR; leads and trials are active'),
   currency: z.string(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MOVEMENT_SUBTYPES } from '../engine/vocabulary.js';
 import { authErrors, errorSchema } from './schemas.js';
 
 const multi = (what: string) => z.string().optional().describe(`${what}; space-separated, ~x excludes x`);
@@ -23,7 +24,7 @@ export const reportFilterQuery = z
     customer: z.string().optional().describe('One customer id'),
     state: multi('US or Canadian state codes'),
     cancel_reason: multi('Cancellation reasons'),
-    status: multi('Customer status at the end of the range: active (has MRR) or cancelled'),
+    status: multi('Customer status at the end of the range: cancelled (paid, and has no MRR left) or active'),
     payment_method: multi("Payment methods of the customer's transactions (visa, sepa, ...)"),
     pricing_model: multi('Pricing models of the plans billed on: licensed, metered'),
     has_discount: z
@@ -49,6 +50,10 @@ export const cents = z.number().int();
 
 export const movementKind = z.enum(['new', 'expansion', 'contraction', 'churn', 'reactivation']);
 
+export const movementSubtype = z
+  .enum(MOVEMENT_SUBTYPES)
+  .describe('Why the movement happened: what changed in the subscriptions, or how the customer left');
+
 export const movementItem = z.object({
   date: z.string(),
   currency: z.string().describe("The customer's currency"),
@@ -56,6 +61,7 @@ export const movementItem = z.object({
   customer_name: z.string().nullable(),
   customer_email: z.string().nullable(),
   type: movementKind,
+  subtype: movementSubtype,
   mrr_change: cents.describe("Cents of the customer's currency"),
   mrr_change_base_currency: cents,
   description: z.string(),

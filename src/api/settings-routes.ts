@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
-import { notificationSettingsPatchSchema, notificationSettingsSchema } from '../services/settings-service.js';
+import {
+  CHAT_EVENTS,
+  maskedNotifications,
+  maskUrl,
+  notificationSettingsPatchSchema,
+  notificationSettingsSchema,
+  type NotificationSettings,
+} from '../services/settings-service.js';
 import { authOf, requireAdmin } from './auth.js';
 import { accountProfileSchema, adminErrors, errorSchema, isoInstant } from './schemas.js';
 
@@ -27,6 +34,18 @@ const crmSchema = z.object({
   sync_status: syncStatus,
 });
 
+const CHAT_SYSTEMS = [
+  { name: 'slack', title: 'a Slack channel' },
+  { name: 'teams', title: 'a Microsoft Teams channel' },
+] as const;
+
+const chatSystemSchema = z.object({
+  enabled: z.boolean().describe('Chat posting is on and this system has a webhook URL'),
+  webhook_url: z.string().nullable().describe('Masked: its origin and last four characters'),
+  channel: z.string(),
+  events: z.array(z.enum(CHAT_EVENTS)),
+});
+
 export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', requireAdmin);
@@ -40,7 +59,7 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
     });
     const readAll = async (accountId: string) => ({
       account: await services.accounts.profile(accountId),
-      notifications: await services.settings.notifications(accountId),
+      notifications: maskedNotifications(await services.settings.notifications(accountId)),
       'processor-a': await services.settings.processorA(accountId),
       crm: services.settings.crm(),
     });
@@ -84,6 +103,26 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
     );
 
     app.get(
+      '/settings/looker-studio',
+      {
+        schema: {
+          tags,
+          summary: "Looker Studio's connector: not available; the CSV exports serve the same data",
+          response: {
+            200: z.object({ connected: z.literal(false), available: z.literal(false), message: z.string() }),
+            ...adminErrors,
+          },
+        },
+      },
+      () => ({
+        connected: false as const,
+        available: false as const,
+        message:
+          "Looker Studio's community connector reaches only the hosted service; point a Looker Studio CSV or JSON data source at /exports/*.csv or /reports/* instead",
+      }),
+    );
+
+    app.get(
       '/settings/notifications',
       {
         schema: {
@@ -92,7 +131,8 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
           response: { 200: notificationSettingsSchema, ...adminErrors },
         },
       },
-      (request) => services.settings.notifications(authOf(request).accountId),
+      async (request) =>
+        maskedNotifications(await services.settings.notifications(authOf(request).accountId)),
     );
 
     app.put(
@@ -105,8 +145,54 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
           response: { 200: notificationSettingsSchema, 400: errorSchema, ...adminErrors },
         },
       },
-      (request) => services.settings.updateNotifications(authOf(request).accountId, request.body),
+      async (request) =>
+        maskedNotifications(
+          await services.settings.updateNotifications(authOf(request).accountId, request.body),
+        ),
     );
+
+    // The hosted service's clients read and set each chat system on its own path.
+    for (const system of CHAT_SYSTEMS) {
+      const field = `${system.name}_webhook_url` as const;
+      const answer = (settings: NotificationSettings) => ({
+        enabled: settings.chat.enabled && settings.chat[field] !== '',
+        webhook_url: settings.chat[field] === '' ? null : maskUrl(settings.chat[field]),
+        channel: settings.chat.channel,
+        events: settings.chat.events,
+      });
+      app.get(
+        `/settings/${system.name}`,
+        {
+          schema: {
+            tags,
+            summary: `Posting revenue events to ${system.title}`,
+            response: { 200: chatSystemSchema, ...adminErrors },
+          },
+        },
+        async (request) => answer(await services.settings.notifications(authOf(request).accountId)),
+      );
+      app.post(
+        `/settings/${system.name}`,
+        {
+          schema: {
+            tags,
+            summary: `Change the posting of revenue events to ${system.title}; answers the result`,
+            body: z.strictObject({
+              enabled: z.boolean().optional().describe('Turns chat posting on or off (every chat system)'),
+              webhook_url: notificationSettingsSchema.shape.chat.shape[field].optional(),
+              channel: notificationSettingsSchema.shape.chat.shape.channel.optional(),
+              events: notificationSettingsSchema.shape.chat.shape.events.optional(),
+            }),
+            response: { 200: chatSystemSchema, 400: errorSchema, ...adminErrors },
+          },
+        },
+        async (request) => {
+          const { webhook_url, ...rest } = request.body;
+          const chat = { ...rest, ...(webhook_url === undefined ? {} : { [field]: webhook_url }) };
+          return answer(await services.settings.updateNotifications(authOf(request).accountId, { chat }));
+        },
+      );
+    }
 
     // The hosted service's clients read the same objects under the systems' own names.
     for (const [path, summary] of [

@@ -119,9 +119,17 @@ export function mrrOn(customer: CustomerView, day: number): number {
   return mrr;
 }
 
-/** Active while a customer has MRR, else cancelled (never-paid leads included). */
-export function statusOfMrr(mrr: number): 'active' | 'cancelled' {
-  return mrr > 0 ? 'active' : 'cancelled';
+/**
+ * Cancelled once a customer that had MRR has none left on `day`; a lead or trial that has not
+ * paid yet has cancelled nothing, so it is active (docs/decisions.md, "Customer status").
+ */
+export function statusOn(customer: CustomerView, day: number, mrr: number): 'active' | 'cancelled' {
+  if (mrr > 0) return 'active';
+  const paid = paidStartDay(customer);
+  const firstMrr = customer.movements[0]?.day;
+  return (paid !== null && paid <= day) || (firstMrr !== undefined && firstMrr <= day)
+    ? 'cancelled'
+    : 'active';
 }
 
 const mrrsCache = derivedCache<AccountSnapshot, Float64Array>();
@@ -138,7 +146,11 @@ export function mrrsOn(snapshot: AccountSnapshot, day: number): Float64Array {
 
 /** The filter attributes with each customer's status as of `day`, for the `status` filter of reports. */
 export function attributesOn(snapshot: AccountSnapshot, day: number): CustomerAttributes {
-  return { ...snapshot.attributes, status: Array.from(mrrsOn(snapshot, day), statusOfMrr) };
+  const mrrs = mrrsOn(snapshot, day);
+  return {
+    ...snapshot.attributes,
+    status: snapshot.customers.map((customer, index) => statusOn(customer, day, mrrs[index]!)),
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { movementSubtype } from './movement-subtypes.js';
 import { classifyMovements } from './movements.js';
 import { quantityPoints } from './quantity.js';
 import { roundCents } from './rounding.js';
@@ -87,7 +88,9 @@ export function customerTimeline(history: CustomerHistory, options: TimelineOpti
     currency: history.currency,
     points,
     quantities: quantityPoints(segments),
-    movements: classifyMovements(points, scheduledDays),
+    movements: classifyMovements(points, scheduledDays, (kind, day) =>
+      movementSubtype(kind, day, segments, history),
+    ),
     segments,
   };
 }

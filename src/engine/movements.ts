@@ -1,14 +1,17 @@
-import type { Movement, MovementKind, MrrPoint } from './types.js';
+import { fallbackSubtype } from './movement-subtypes.js';
+import type { Movement, MovementKind, MovementSubtype, MrrPoint } from './types.js';
 
 /**
  * Movements from a customer's MRR points (DESIGN 4.3): 0 to more is `new` the first time and
  * `reactivation` after; up is `expansion`; down to more than 0 is `contraction`; to 0 is
  * `churn`. Amounts are the signed change, so MRR(end) = MRR(start) + the movements between.
- * `scheduled` maps the days a subscription record plans a change for to the day it became known.
+ * `scheduled` maps the days a subscription record plans a change for to the day it became known;
+ * `subtypeOf` tells why a movement happened (movement-subtypes.ts).
  */
 export function classifyMovements(
   points: readonly MrrPoint[],
   scheduled: ReadonlyMap<number, number | null> = new Map(),
+  subtypeOf: (kind: MovementKind, day: number) => MovementSubtype = fallbackSubtype,
 ): Movement[] {
   const movements: Movement[] = [];
   let previous = 0;
@@ -23,6 +26,7 @@ export function classifyMovements(
     movements.push({
       day,
       kind,
+      subtype: subtypeOf(kind, day),
       amount: mrr - previous,
       scheduled: isScheduled,
       knownDay: isScheduled ? (scheduled.get(day) ?? null) : null,

@@ -17,6 +17,7 @@ const segment = (
   end: end === null ? OPEN_END : d(end),
   monthly,
   quantity,
+  billed: { currency: 'usd', monthly, discount: 0 },
 });
 
 describe('quantityPoints', () => {

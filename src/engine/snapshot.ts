@@ -1,5 +1,5 @@
 import type { Movement, QuantityPoint } from './types.js';
-import { MOVEMENT_KINDS } from './vocabulary.js';
+import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES } from './vocabulary.js';
 
 /** What the snapshot needs of one customer: its currency, movements and quantities. */
 export interface SnapshotCustomerInput {
@@ -25,6 +25,8 @@ export interface Snapshot {
   movementDay: Int32Array;
   /** Index into MOVEMENT_KINDS. */
   movementKind: Uint8Array;
+  /** Index into MOVEMENT_SUBTYPES. */
+  movementSubtype: Uint8Array;
   /** Signed cents of the customer's currency. */
   movementAmount: Float64Array;
   movementScheduled: Uint8Array;
@@ -76,6 +78,7 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
     movementCustomer: new Int32Array(count),
     movementDay: new Int32Array(count),
     movementKind: new Uint8Array(count),
+    movementSubtype: new Uint8Array(count),
     movementAmount: new Float64Array(count),
     movementScheduled: new Uint8Array(count),
     movementKnownDay: new Int32Array(count),
@@ -88,6 +91,7 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
     snapshot.movementCustomer[i] = customer;
     snapshot.movementDay[i] = movement.day;
     snapshot.movementKind[i] = MOVEMENT_KINDS.indexOf(movement.kind);
+    snapshot.movementSubtype[i] = MOVEMENT_SUBTYPES.indexOf(movement.subtype);
     snapshot.movementAmount[i] = movement.amount;
     snapshot.movementScheduled[i] = movement.scheduled ? 1 : 0;
     snapshot.movementKnownDay[i] = movement.knownDay ?? NO_DAY;

@@ -44,10 +44,9 @@ function lineSegments(history: CustomerHistory, fx: CurrencyConverter): Segment[
         continue;
       }
       const plan = line.planId === null ? undefined : history.plans.get(line.planId);
-      const monthly = monthlyValue(
-        { amount: line.amount, periodStart, periodEnd, prorated: line.prorated },
-        plan,
-      );
+      const monthlyOf = (amount: number) =>
+        monthlyValue({ amount, periodStart, periodEnd, prorated: line.prorated }, plan);
+      const monthly = monthlyOf(line.amount);
       segments.push({
         key: lineKey(line.subscriptionId, line.planId, invoice.id),
         subscriptionId: line.subscriptionId,
@@ -58,6 +57,7 @@ function lineSegments(history: CustomerHistory, fx: CurrencyConverter): Segment[
         // exchange rates moving later never show as movements in the customer's own currency.
         monthly: fx.convert(monthly, invoice.currency, history.currency, invoice.date),
         quantity: line.quantity,
+        billed: { currency: invoice.currency, monthly, discount: monthlyOf(line.discount) },
       });
     }
   }
@@ -95,20 +95,18 @@ function governedSegments(
   fx: CurrencyConverter,
 ): Segment[] {
   const key = `sub:${record.id}`;
+  const recordCurrency = record.currency ?? history.currency;
   const toCustomerCurrency = (mrr: number, day: number) =>
-    fx.convert(mrr, record.currency ?? history.currency, history.currency, day);
+    fx.convert(mrr, recordCurrency, history.currency, day);
+  // A record's value says nothing of a discount.
+  const billed = (mrr: number) => ({ currency: recordCurrency, monthly: mrr, discount: null });
 
   let pieces = own
     .filter((segment) => segment.start < end)
     .map((segment) => ({ ...segment, end: Math.min(segment.end, end) }))
     .sort((a, b) => a.start - b.start);
   if (pieces.length === 0 && record.mrr !== null && record.startedAt < end) {
-    const monthly = fx.convert(
-      record.mrr,
-      record.currency ?? history.currency,
-      history.currency,
-      record.startedAt,
-    );
+    const monthly = toCustomerCurrency(record.mrr, record.startedAt);
     pieces = [
       {
         key,
@@ -118,6 +116,7 @@ function governedSegments(
         end,
         monthly,
         quantity: record.quantity,
+        billed: billed(record.mrr),
       },
     ];
   }
@@ -151,6 +150,7 @@ function governedSegments(
         end: until,
         monthly: toCustomerCurrency(change.mrr, change.day),
         quantity: change.quantity,
+        billed: billed(change.mrr),
       },
     ];
   });

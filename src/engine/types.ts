@@ -81,6 +81,24 @@ export interface CurrencyConverter {
 
 export type MovementKind = 'new' | 'expansion' | 'contraction' | 'churn' | 'reactivation';
 
+/**
+ * Why a movement happened (docs/metrics.md, "Movement subtypes"): new and reactivation are
+ * their own subtype; an expansion or contraction names what changed in the subscriptions; a
+ * churn tells a cancellation from an end for non-payment.
+ */
+export type MovementSubtype =
+  | 'new'
+  | 'reactivation'
+  | 'plan_change'
+  | 'add_on'
+  | 'quantity_change'
+  | 'discount_change'
+  | 'price_change'
+  | 'fx'
+  | 'other'
+  | 'voluntary'
+  | 'delinquent';
+
 /** From `day` on, the customer's MRR is `mrr` whole cents of the customer's currency. */
 export interface MrrPoint {
   day: number;
@@ -90,6 +108,7 @@ export interface MrrPoint {
 export interface Movement {
   day: number;
   kind: MovementKind;
+  subtype: MovementSubtype;
   /** Signed cents of the customer's currency: negative for contraction and churn. */
   amount: number;
   /** Caused by a subscription record's plan for the future (a cancel_at or a scheduled change). */
@@ -110,6 +129,12 @@ export interface Segment {
   monthly: number;
   /** Units the segment bills for. */
   quantity: number;
+  /**
+   * What the source billed, before conversion to the customer's currency: the monthly value and
+   * the monthly discount in `currency` (discount null when the source does not say). Tells a
+   * price or discount change from an exchange rate moving.
+   */
+  billed: { currency: string; monthly: number; discount: number | null };
 }
 
 /** From `day` on, the customer's subscriptions hold `quantity` units in all. */

@@ -1,4 +1,4 @@
-import type { MovementKind } from './types.js';
+import type { MovementKind, MovementSubtype } from './types.js';
 
 /**
  * The words of the data model that every layer shares: the API validates with them, the store
@@ -33,4 +33,34 @@ export const MOVEMENT_KINDS: readonly MovementKind[] = [
   'contraction',
   'churn',
   'reactivation',
+];
+
+/** Why an expansion or a contraction happened, in the order that decides when several apply. */
+export const CHANGE_SUBTYPES = [
+  'plan_change',
+  'add_on',
+  'quantity_change',
+  'discount_change',
+  'price_change',
+  'fx',
+  'other',
+] as const satisfies readonly MovementSubtype[];
+
+export const CHURN_SUBTYPES = ['voluntary', 'delinquent'] as const satisfies readonly MovementSubtype[];
+
+/** The subtypes each movement kind can have. */
+export const SUBTYPES_OF_KIND: Readonly<Record<MovementKind, readonly MovementSubtype[]>> = {
+  new: ['new'],
+  expansion: CHANGE_SUBTYPES,
+  contraction: CHANGE_SUBTYPES,
+  churn: CHURN_SUBTYPES,
+  reactivation: ['reactivation'],
+};
+
+/** Every subtype once: the index a snapshot stores, and the values the store accepts. */
+export const MOVEMENT_SUBTYPES: readonly MovementSubtype[] = [
+  'new',
+  'reactivation',
+  ...CHANGE_SUBTYPES,
+  ...CHURN_SUBTYPES,
 ];

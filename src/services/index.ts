@@ -10,7 +10,9 @@ import { createDataSourcesService } from './data-sources-service.js';
 import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
 import { createLeadsService } from './leads-service.js';
+import { createMailer, type SmtpSettings } from './mailer.js';
 import { createMetricsService } from './metrics-service.js';
+import { createNotificationsService } from './notifications-service.js';
 import { createQueryContexts, createReportQueries } from './report-context.js';
 import { createSegmentsService } from './segments-service.js';
 import { createReportInputs } from './report-inputs.js';
@@ -27,6 +29,7 @@ import { createCustomVariablesService } from './custom-variables-service.js';
 import { createCustomerMetricsService } from './customer-metrics-service.js';
 import { createPlanGroupsService } from './plan-groups-service.js';
 import { createPlansService } from './plans-service.js';
+import { createProfileService } from './profile-service.js';
 import { createConnectorPages } from './connector-pages.js';
 import { secretBox } from './secret-box.js';
 import { createSettingsService } from './settings-service.js';
@@ -49,6 +52,8 @@ export interface ServiceOptions {
   publicUrl?: string | undefined;
   /** Where spreadsheet sources may read sheets from, and how big one may be. */
   spreadsheets?: Partial<SpreadsheetSettings>;
+  /** Outgoing mail (digests, alerts); without it no email is sent. */
+  smtp?: SmtpSettings | undefined;
 }
 
 const DEFAULT_SHEET_BYTES = 64 * 1024 * 1024;
@@ -71,6 +76,17 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const subscriptions = createSubscriptionsService(store, fx);
   const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
   const connectors = options.connectors ?? connectorRegistry([]);
+  const settings = createSettingsService(store);
+  const notifications = createNotificationsService({
+    store,
+    clock,
+    metrics,
+    fx,
+    cashflowTables,
+    reports,
+    settings,
+    mailer: createMailer(options.smtp),
+  });
   const imports = createImportControl({
     store,
     clock,
@@ -89,9 +105,11 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     apiKeys,
     accounts: createAccountsService(store, apiKeys, fx),
     team: createTeamService(store, clock),
+    profile: createProfileService(store),
     webAuth: createWebAuthService(store, clock),
     dataSources: createDataSourcesService(store),
-    settings: createSettingsService(store),
+    settings,
+    notifications,
     fx,
     metrics,
     reportQuery,

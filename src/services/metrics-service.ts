@@ -39,6 +39,7 @@ function toMovement(row: SnapshotMovementRow): Movement {
   return {
     day: dayNumber(row.day),
     kind: row.kind,
+    subtype: row.subtype,
     amount: row.amount,
     scheduled: row.scheduled,
     knownDay: row.known_day === null ? null : dayNumber(row.known_day),
@@ -182,6 +183,7 @@ export function createMetricsService(
         movements: timeline.movements.map((movement) => ({
           day: dayString(movement.day),
           kind: movement.kind,
+          subtype: movement.subtype,
           amount: movement.amount,
           scheduled: movement.scheduled,
           known_day: movement.knownDay === null ? null : dayString(movement.knownDay),

@@ -5,7 +5,7 @@ import {
   type ListedMovement,
   type MovementOrder,
 } from '../engine/reports/movement-list.js';
-import type { MovementKind } from '../engine/types.js';
+import type { MovementKind, MovementSubtype } from '../engine/types.js';
 
 /** A movement as the movement lists of SPEC 4.6 show it. */
 export interface MovementItem {
@@ -15,6 +15,7 @@ export interface MovementItem {
   customer_name: string | null;
   customer_email: string | null;
   type: MovementKind;
+  subtype: MovementSubtype;
   mrr_change: number;
   mrr_change_base_currency: number;
   description: string;
@@ -41,6 +42,7 @@ export function movementItem(snapshot: AccountSnapshot, movement: ListedMovement
     customer_name: customer.name,
     customer_email: customer.email,
     type: movement.kind,
+    subtype: movement.subtype,
     mrr_change: movement.amount,
     mrr_change_base_currency: movement.amountBase,
     description: `${label}: MRR ${major(movement.before)} -> ${major(movement.after)} ${customer.currency.toUpperCase()}`,

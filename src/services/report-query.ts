@@ -4,6 +4,7 @@ import type { Filter, FilterDimension } from '../engine/customer-filter.js';
 import { dayNumber } from '../engine/days.js';
 import { type Interval, nextPeriodStart, type Period, periodStart } from '../engine/periods.js';
 import { REGIONS } from '../engine/regions.js';
+import { SPLIT_KINDS, type SplitKind } from '../engine/reports/mrr-subtypes.js';
 import type { MovementKind } from '../engine/types.js';
 import { MOVEMENT_KINDS } from '../engine/vocabulary.js';
 import { InvalidInputError } from './errors.js';
@@ -359,10 +360,31 @@ export async function buildReportQuery(
 }
 
 /** A `breakdown` parameter: a dimension of engine/breakdown.ts, or undefined when absent. */
+/**
+ * The dimension a movement is split by rather than a customer: only the MRR report, whose
+ * columns are movements, takes it (its service handles it before `parseBreakdown`).
+ */
+export const SUBTYPE_BREAKDOWN = 'subtype';
+
 export function parseBreakdown(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
+  if (raw === SUBTYPE_BREAKDOWN) {
+    throw invalid(
+      'breakdown',
+      '"subtype" splits MRR movements, not customers; this report counts customers. ' +
+        'Use /reports/mrr?breakdown=subtype or /reports/mrr-subtypes',
+    );
+  }
   if (!isBreakdown(raw)) throw invalid('breakdown', `unknown dimension "${raw}"`);
   return raw;
+}
+
+/** The `type` of `/reports/mrr-subtypes`: one of the kinds with several subtypes, required. */
+export function parseSplitKind(raw: string | undefined): SplitKind {
+  if (raw === undefined || !(SPLIT_KINDS as readonly string[]).includes(raw)) {
+    throw invalid('type', `expected ${SPLIT_KINDS.join(', ')}`);
+  }
+  return raw as SplitKind;
 }
 
 /** The whole period of `interval` holding a `selected-date` (YYYY-MM-DD), or null without one. */

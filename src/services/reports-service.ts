@@ -1,11 +1,19 @@
+import type { AccountSnapshot } from '../engine/account-snapshot.js';
 import { breakdownGroups, breakdownMasks } from '../engine/breakdown.js';
 import { dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
 import { listMovements, movementPage } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
 import { firstInOrder } from '../engine/select.js';
-import type { MovementKind } from '../engine/types.js';
+import type { MovementKind, MovementSubtype } from '../engine/types.js';
 import { mrrReport, type MrrQuery, type MrrRow } from '../engine/reports/mrr.js';
+import {
+  mrrRowsWithSubtypes,
+  mrrSubtypesReport,
+  type MrrSubtypesRow,
+  type SplitKind,
+} from '../engine/reports/mrr-subtypes.js';
+import { MOVEMENT_SUBTYPES, SUBTYPES_OF_KIND } from '../engine/vocabulary.js';
 import { knownSince } from '../engine/reports/scheduled.js';
 import { type ConcentrationReport, concentrationReport } from '../engine/reports/concentration.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
@@ -17,7 +25,9 @@ import {
   parseBoolean,
   parseBreakdown,
   parseKinds,
+  SUBTYPE_BREAKDOWN,
   parseReportDay,
+  parseSplitKind,
   type RawReportParams,
   type ReportQuery,
 } from './report-query.js';
@@ -60,6 +70,25 @@ function shiftRange(query: ReportQuery, compare: (typeof COMPARES)[number]): { f
   if (compare === 'last-year') return { from: shiftMonths(query.from, -12), to: shiftMonths(query.to, -12) };
   const days = query.to - query.from + 1;
   return { from: query.from - days, to: query.to - days };
+}
+
+/**
+ * The series of an MRR breakdown, each with the query of its report. A customer dimension gives
+ * one series per value, of that value's customers; `subtype` one per subtype, every subtype
+ * listed, each the report of that subtype's movements alone.
+ */
+function mrrSeries(
+  snapshot: AccountSnapshot,
+  breakdown: string,
+  base: MrrQuery,
+): { value: string | null; query: MrrQuery }[] {
+  if (breakdown === SUBTYPE_BREAKDOWN) {
+    checkBreakdownSize(breakdown, MOVEMENT_SUBTYPES.length, base, base.interval);
+    return MOVEMENT_SUBTYPES.map((value, subtype) => ({ value, query: { ...base, subtype } }));
+  }
+  const groups = breakdownGroups(snapshot.customers, breakdown, base.customers, base.to);
+  checkBreakdownSize(breakdown, groups.values.length, base, base.interval);
+  return breakdownMasks(groups).map(({ value, customers }) => ({ value, query: { ...base, customers } }));
 }
 
 /** The MRR reports of SPEC 4.6, each a pure engine function over the account snapshot. */
@@ -121,7 +150,7 @@ export function createReportsService(prepare: ReportInputs) {
         return {
           source: movement.day > query.today ? 'scheduled' : 'mrr',
           type: movement.kind,
-          subtype: null,
+          subtype: movement.subtype,
           date: dayString(known[n]!),
           effective_date: dayString(movement.day),
           overdue_date: null,
@@ -179,11 +208,34 @@ export function createReportsService(prepare: ReportInputs) {
       return { currency: query.baseCurrency, summary };
     },
 
+    async mrrSubtypes(
+      accountId: string,
+      raw: RawReportParams & { type?: string; committed?: string },
+    ): Promise<{ currency: string; type: SplitKind; subtypes: MovementSubtype[]; result: MrrSubtypesRow[] }> {
+      const kind = parseSplitKind(raw.type);
+      const committed = parseBoolean('committed', raw.committed);
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const result = mrrSubtypesReport(snapshot.movements, { ...query, customers, committed }, kind, table);
+      return { currency: query.baseCurrency, type: kind, subtypes: [...SUBTYPES_OF_KIND[kind]], result };
+    },
+
+    /** The MRR rows with the subtypes of expansion, contraction and churn beside them. */
+    async mrrWithSubtypes(
+      accountId: string,
+      raw: RawReportParams & { committed?: string },
+    ): Promise<{ currency: string; result: Record<string, number | string | null>[] }> {
+      const committed = parseBoolean('committed', raw.committed);
+      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const result = mrrRowsWithSubtypes(snapshot.movements, { ...query, customers, committed }, table);
+      return { currency: query.baseCurrency, result };
+    },
+
     async mrr(
       accountId: string,
       raw: RawReportParams & { breakdown?: string; compare?: string; committed?: string },
     ): Promise<MrrResponse> {
-      const breakdown = parseBreakdown(raw.breakdown);
+      const breakdown =
+        raw.breakdown === SUBTYPE_BREAKDOWN ? SUBTYPE_BREAKDOWN : parseBreakdown(raw.breakdown);
       if (raw.compare !== undefined && !(COMPARES as readonly string[]).includes(raw.compare)) {
         throw new InvalidInputError(`Invalid query parameter "compare": expected ${COMPARES.join(' or ')}`);
       }
@@ -195,11 +247,9 @@ export function createReportsService(prepare: ReportInputs) {
         response.result = mrrReport(snapshot.movements, base, table);
       } else {
         response.breakdown = breakdown;
-        const groups = breakdownGroups(snapshot.customers, breakdown, customers, query.to);
-        checkBreakdownSize(breakdown, groups.values.length, query, query.interval);
-        response.result = breakdownMasks(groups)
-          .flatMap(({ value, customers: group }) =>
-            mrrReport(snapshot.movements, { ...base, customers: group }, table).map((row) => ({
+        response.result = mrrSeries(snapshot, breakdown, base)
+          .flatMap(({ value, query: seriesQuery }) =>
+            mrrReport(snapshot.movements, seriesQuery, table).map((row) => ({
               ...row,
               breakdown_value: value,
             })),

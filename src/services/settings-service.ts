@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { REVENUE_EVENT_KINDS } from '../engine/revenue-event.js';
 import type { Store } from '../store/open-store.js';
 
 export const EMAIL_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
-export const CHAT_EVENTS = ['new_customer', 'churn', 'expansion', 'contraction', 'reactivation'] as const;
+/** Every revenue event kind can be posted; the first five are the movement kinds. */
+export const CHAT_EVENTS = REVENUE_EVENT_KINDS;
+
+/** An incoming-webhook address of a chat system, or '' for none. */
+const webhookUrl = z
+  .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL or empty' })])
+  .describe('Incoming-webhook URL; answered masked, and a masked value sent back leaves it unchanged');
 
 export const notificationSettingsSchema = z.object({
   email: z.object({
@@ -14,6 +21,8 @@ export const notificationSettingsSchema = z.object({
     enabled: z.boolean(),
     channel: z.string().max(200),
     events: z.array(z.enum(CHAT_EVENTS)),
+    slack_webhook_url: webhookUrl,
+    teams_webhook_url: webhookUrl,
   }),
   alerts: z.object({
     /** Churned MRR in one day, in base-currency cents, above which an alert is sent; 0 turns it off. */
@@ -36,11 +45,43 @@ export type NotificationSettingsPatch = z.infer<typeof notificationSettingsPatch
 
 export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
   email: { enabled: false, recipients: [], frequency: 'weekly' },
-  chat: { enabled: false, channel: '', events: [] },
+  chat: { enabled: false, channel: '', events: [], slack_webhook_url: '', teams_webhook_url: '' },
   alerts: { churn_threshold: 0, mrr_drop_threshold: 0 },
 };
 
 const GROUPS = ['email', 'chat', 'alerts'] as const;
+
+export const CHAT_URL_FIELDS = ['slack_webhook_url', 'teams_webhook_url'] as const;
+
+/**
+ * A webhook URL as answered: its origin and last four characters. The rest of the path is the
+ * secret that lets anyone post to the channel.
+ */
+export function maskUrl(url: string): string {
+  if (url === '') return '';
+  return `${new URL(url).origin}/…${url.slice(-4)}`;
+}
+
+/** The settings as answered: chat webhook URLs masked. */
+export function maskedNotifications(settings: NotificationSettings): NotificationSettings {
+  const chat = { ...settings.chat };
+  for (const field of CHAT_URL_FIELDS) chat[field] = maskUrl(chat[field]);
+  return { ...settings, chat };
+}
+
+/** A chat patch without the URLs that only echo the stored one masked (a form sending back what it read). */
+function withoutEchoedUrls(
+  base: NotificationSettings['chat'],
+  patch: NotificationSettingsPatch['chat'],
+): NotificationSettingsPatch['chat'] {
+  if (!patch) return patch;
+  const kept = { ...patch };
+  for (const field of CHAT_URL_FIELDS) {
+    if (kept[field] !== undefined && kept[field] !== '' && kept[field] === maskUrl(base[field]))
+      delete kept[field];
+  }
+  return kept;
+}
 
 /** Group by group, fields given win; arrays are replaced, not appended to. */
 export function mergeNotifications(
@@ -49,7 +90,7 @@ export function mergeNotifications(
 ): NotificationSettings {
   return {
     email: { ...base.email, ...patch.email },
-    chat: { ...base.chat, ...patch.chat },
+    chat: { ...base.chat, ...withoutEchoedUrls(base.chat, patch.chat) },
     alerts: { ...base.alerts, ...patch.alerts },
   };
 }

@@ -1,3 +1,4 @@
+import type { MovementKind, MovementSubtype } from '../engine/types.js';
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { jsonRows } from './json-rows.js';
@@ -97,7 +98,14 @@ export interface DerivedCustomer {
   pricingModels: string[];
   hasDiscount: boolean;
   quantities: { day: number; quantity: number }[];
-  movements: { day: string; kind: string; amount: number; scheduled: boolean; known_day: string | null }[];
+  movements: {
+    day: string;
+    kind: string;
+    subtype: string;
+    amount: number;
+    scheduled: boolean;
+    known_day: string | null;
+  }[];
 }
 
 export interface SnapshotCustomerRow {
@@ -133,7 +141,8 @@ export interface SnapshotMovementRow {
   data_source_id: string;
   customer_id: string;
   day: string;
-  kind: 'new' | 'expansion' | 'contraction' | 'churn' | 'reactivation';
+  kind: MovementKind;
+  subtype: MovementSubtype;
   amount: number;
   scheduled: boolean;
   known_day: string | null;
@@ -238,7 +247,7 @@ export function metricsRepo(db: Queryable) {
         const last = customers.at(-1)!;
         const movements = await jsonRows<SnapshotMovementRow>(
           db,
-          `select data_source_id, customer_id, day, kind, amount, scheduled, known_day
+          `select data_source_id, customer_id, day, kind, subtype, amount, scheduled, known_day
            from mrr_movements
            where account_id = $1 and (data_source_id, customer_id) >= ($2::uuid, $3::text)
              and (data_source_id, customer_id) <= ($4::uuid, $5::text)`,
@@ -347,6 +356,7 @@ export function metricsRepo(db: Queryable) {
             customer_id: 'text',
             day: 'date',
             kind: 'text',
+            subtype: 'text',
             amount: 'bigint',
             scheduled: 'boolean',
             known_day: 'date',

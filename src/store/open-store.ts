@@ -9,6 +9,7 @@ import type { Db, Queryable, StoreKind } from './db.js';
 import { fxRatesRepo } from './fx-rates-repo.js';
 import { invoicesRepo } from './invoices-repo.js';
 import { metricsRepo } from './metrics-repo.js';
+import { notificationsRepo } from './notifications-repo.js';
 import { oauthStatesRepo } from './oauth-states-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
@@ -49,6 +50,7 @@ export function repos(db: Queryable) {
     cashflow: cashflowRepo(db),
     uploads: uploadsRepo(db),
     spreadsheetSheets: spreadsheetSheetsRepo(db),
+    notifications: notificationsRepo(db),
   };
 }
 

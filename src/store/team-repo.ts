@@ -21,6 +21,32 @@ export interface MemberCredentials {
 
 const COLUMNS = 'member_id, email, name, role, status, last_login';
 
+export interface MemberProfileRow {
+  member_id: string;
+  email: string;
+  name: string;
+  first_name: string | null;
+  last_name: string | null;
+  locale: string | null;
+  time_zone: string | null;
+}
+
+export interface ProfileChange {
+  first_name?: string;
+  last_name?: string;
+  locale?: string;
+  time_zone?: string;
+}
+
+/** An account a person can act in, found by the email they sign in with. */
+export interface MemberAccountRow {
+  account_id: string;
+  name: string;
+  role: TeamRole;
+}
+
+const PROFILE_COLUMNS = 'member_id, email, name, first_name, last_name, locale, time_zone';
+
 export function teamRepo(db: Queryable) {
   return {
     async insert(member: {
@@ -153,6 +179,58 @@ export function teamRepo(db: Queryable) {
          order by a.created_at, a.account_id`,
       );
       return rows.map((row) => row.account_id);
+    },
+
+    async profile(accountId: string, memberId: string): Promise<MemberProfileRow | undefined> {
+      const [row] = await db.query<MemberProfileRow>(
+        `select ${PROFILE_COLUMNS} from team_members where account_id = $1 and member_id = $2`,
+        [accountId, memberId],
+      );
+      return row;
+    },
+
+    /** The account's owner: the person an API key of the account answers for. */
+    async owner(accountId: string): Promise<string | undefined> {
+      const [row] = await db.query<{ member_id: string }>(
+        `select member_id from team_members where account_id = $1 and role = 'owner'
+         order by status = 'active' desc, created_at, member_id limit 1`,
+        [accountId],
+      );
+      return row?.member_id;
+    },
+
+    /** Sets the given fields; `name` is the display name the first and last name make. */
+    async updateProfile(
+      accountId: string,
+      memberId: string,
+      change: ProfileChange & { name: string },
+    ): Promise<MemberProfileRow | undefined> {
+      const [row] = await db.query<MemberProfileRow>(
+        `update team_members set name = $3, first_name = coalesce($4, first_name), last_name = coalesce($5, last_name),
+           locale = coalesce($6, locale), time_zone = coalesce($7, time_zone)
+         where account_id = $1 and member_id = $2 returning ${PROFILE_COLUMNS}`,
+        [
+          accountId,
+          memberId,
+          change.name,
+          change.first_name ?? null,
+          change.last_name ?? null,
+          change.locale ?? null,
+          change.time_zone ?? null,
+        ],
+      );
+      return row;
+    },
+
+    /** Every account where this email is a member that is not disabled, oldest account first. */
+    async accountsOf(email: string): Promise<MemberAccountRow[]> {
+      return db.query<MemberAccountRow>(
+        `select a.account_id, a.name, m.role from team_members m
+         join accounts a on a.account_id = m.account_id
+         where lower(m.email) = lower($1) and m.status <> 'disabled'
+         order by a.created_at, a.account_id`,
+        [email],
+      );
     },
 
     async delete(accountId: string, memberId: string): Promise<boolean> {

@@ -92,6 +92,16 @@ describe.each(STORE_KINDS)('account endpoints on %s', (kind) => {
     expect((await get('/account/billing/invoices')).json()).toEqual({ result: { count: 0, list: [] } });
   });
 
+  it('has no billing portal, and says why', async () => {
+    const response = await get('/account/billing/portal');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      url: null,
+      message: 'This installation is self-hosted and never billed, so it has no billing portal',
+    });
+    expect((await get('/account/billing/portal', account.viewerKey)).statusCode).toBe(403);
+  });
+
   it('shows each account only its own keys, team and profile', async () => {
     const other = await t.newAccount('Other');
     const keys = (await get('/account/api-keys', other.adminKey)).json().result;

@@ -16,6 +16,8 @@ const ADMIN_ROUTES = [
   '/settings/stripe',
   '/settings/crm',
   '/settings/hubspot',
+  '/settings/slack',
+  '/settings/teams',
 ];
 
 describe.each(STORE_KINDS)('authentication and access on %s', (kind) => {

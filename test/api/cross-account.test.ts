@@ -114,6 +114,10 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /settings/stripe': reads(),
   'GET /settings/crm': reads(),
   'GET /settings/hubspot': reads(),
+  'GET /settings/slack': reads(),
+  'GET /settings/teams': reads(),
+  'POST /settings/slack': { own: (_self, path) => [{ url: path, status: 200, payload: { channel: '#b' } }] },
+  'POST /settings/teams': { own: (_self, path) => [{ url: path, status: 200, payload: { enabled: true } }] },
 
   'GET /data/data-sources': reads('', 'type=csv'),
   'POST /data/data-sources': {

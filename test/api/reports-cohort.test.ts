@@ -159,8 +159,11 @@ describe.each(STORE_KINDS)('/reports/cohort on %s', (kind) => {
     expect(grid(list, 'mrr_churn_relative')[0]).toEqual(['2026-08-01', [0, 0, -60, 0]]);
     expect(grid(list, 'customer_churn_relative')[1]).toEqual(['2026-09-01', [0, 50, 100]]);
     expect(grid(list, 'nrr')).toEqual(grid(list, 'mrr_retention'));
-    // The average carries its periods only.
-    expect(Object.keys(list.at(-1))).toEqual(['cohort_group', 'periods']);
+    // The average's initial figures are the means of the cohorts that started: October has no
+    // first payment. (5000 + 15000 + 5000) / 3 = 8333.33; (1 + 2 + 1) / 3 = 1.33.
+    expect(columns([list.at(-1)], 'cohort_group', 'label', 'initial_mrr', 'initial_customers')).toEqual([
+      ['average', 'Average', 8333, 1.33],
+    ]);
     // Over August, September and November (October has no customers).
     expect(body.result.limits).toEqual({
       retention: { min: 0, max: 100 },
@@ -245,6 +248,8 @@ describe.each(STORE_KINDS)('/reports/cohort on %s', (kind) => {
       ['2026-08-31', '2026-W36', 3000],
       ['2026-09-14', '2026-W38', 12000],
       ['2026-11-02', '2026-W45', 5000],
+      // (5000 + 3000 + 12000 + 5000) / 4, over the four weeks that started a cohort.
+      ['average', 'Average', 6250],
     ]);
   });
 
@@ -265,7 +270,8 @@ describe.each(STORE_KINDS)('/reports/cohort on %s', (kind) => {
     // Everyone, read today: 8000 + 0 + 0 + 5000; 2 of 4 pay.
     expect(columns(years, 'cohort_group', 'initial_mrr', 'initial_customers')).toEqual([
       ['2026-01-01', 13000, 4],
-      ['average', undefined, undefined],
+      // One cohort: the mean is that cohort.
+      ['average', 13000, 4],
     ]);
     expect(years[0].periods[0]).toMatchObject({ customers_retained: 2, customer_retention: 50 });
   });
@@ -278,7 +284,8 @@ describe.each(STORE_KINDS)('/reports/cohort on %s', (kind) => {
       ['FR', 'FR', 5000, 1],
       // us1 from August, us2 from September.
       ['US', 'US', 8000, 2],
-      ['average', undefined, undefined, undefined],
+      // (12000 + 5000 + 8000) / 3 = 8333.33; (1 + 1 + 2) / 3 = 1.33.
+      ['average', 'Average', 8333, 1.33],
     ]);
     expect(grid(body.result.list, 'mrr_retained')).toEqual([
       ['DE', [12000, 12500, 0]],
@@ -306,7 +313,8 @@ describe.each(STORE_KINDS)('/reports/cohort on %s', (kind) => {
       // de 12000 + fr 5000.
       ['eur', 17000, 2],
       ['usd', 8000, 2],
-      ['average', undefined, undefined],
+      // (17000 + 8000) / 2; (2 + 2) / 2.
+      ['average', 12500, 2],
     ]);
     // Period 1 only de reached: 12500 of its 12000.
     expect(grid(list.slice(0, 1), 'mrr_retention')).toEqual([['eur', [100, 104.17, 0]]]);

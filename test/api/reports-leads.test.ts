@@ -264,9 +264,10 @@ describe.each(STORE_KINDS)('lead and trial reports on %s', (kind) => {
       ['data_source=CSV', [0, 0, 1]],
       ['state=CA', [1, 0, 0]],
       ['cancel_reason=too_expensive', [0, 1, 0]],
-      // Status on the range's last day: p1 and p4 pay then; the others do not.
-      ['status=active', [1, 0, 1]],
-      ['status=cancelled', [0, 2, 1]],
+      // Status on the range's last day: p1 and p4 pay then; p2 and p5 never paid, so they have
+      // cancelled nothing and are active too; p3 paid (its record says so) and has no MRR.
+      ['status=active', [1, 1, 2]],
+      ['status=cancelled', [0, 1, 0]],
       // Months since the first payment on Nov 23: p4 0 (Nov 16), p1 2 (Sep 17); p3's payment
       // is the record's only, with no MRR, so it has no age.
       ['age=0-1', [0, 0, 1]],

@@ -208,7 +208,8 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
     });
   });
 
-  it('lists the individual movements, newest first, with amounts in both currencies', async () => {
+  it('lists the individual movements, newest first, with amounts in both currencies and subtypes', async () => {
+    // The same plan at 8000 instead of 5000 is a price change; invoices stopping after paid ones, voluntary churn.
     const body = await get('/reports/movement-table?date=20260801-20261122');
     expect(body.currency).toBe('usd');
     expect(body.result).toEqual({
@@ -221,6 +222,7 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
           customer_name: 'DE',
           customer_email: null,
           type: 'churn',
+          subtype: 'voluntary',
           mrr_change: -10000,
           mrr_change_base_currency: -12500,
           description: 'Churn: MRR 100.00 -> 0.00 EUR',
@@ -232,6 +234,7 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
           customer_name: 'US',
           customer_email: null,
           type: 'expansion',
+          subtype: 'price_change',
           mrr_change: 3000,
           mrr_change_base_currency: 3000,
           description: 'Expansion: MRR 50.00 -> 80.00 USD',
@@ -243,6 +246,7 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
           customer_name: 'DE',
           customer_email: null,
           type: 'new',
+          subtype: 'new',
           mrr_change: 10000,
           mrr_change_base_currency: 12000,
           description: 'New customer: MRR 0.00 -> 100.00 EUR',
@@ -254,6 +258,7 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
           customer_name: 'US',
           customer_email: null,
           type: 'new',
+          subtype: 'new',
           mrr_change: 5000,
           mrr_change_base_currency: 5000,
           description: 'New customer: MRR 0.00 -> 50.00 USD',
@@ -322,7 +327,7 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
         {
           source: 'mrr',
           type: 'churn',
-          subtype: null,
+          subtype: 'voluntary',
           date: '2026-11-18',
           effective_date: '2026-11-18',
           overdue_date: null,

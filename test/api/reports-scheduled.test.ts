@@ -139,6 +139,7 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
 
   describe('/reports/churn-scheduled-movements', () => {
     it('lists every scheduled cancellation after today, soonest first', async () => {
+      // Each cancellation asked for, or at least not after an unpaid invoice: voluntary.
       expect(await get('/reports/churn-scheduled-movements')).toEqual({
         result: {
           list: [
@@ -149,6 +150,7 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
               customer_name: 'US',
               customer_email: 'us@example.com',
               type: 'churn',
+              subtype: 'voluntary',
               mrr_change: -8000,
               mrr_change_base_currency: -8000,
               description: 'Scheduled Churn: MRR 80.00 -> 0.00 USD',
@@ -160,6 +162,7 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
               customer_name: 'DE',
               customer_email: null,
               type: 'churn',
+              subtype: 'voluntary',
               // -10000 EUR x 1.25 (the latest rate) = -12500 USD.
               mrr_change: -10000,
               mrr_change_base_currency: -12500,
@@ -172,6 +175,7 @@ describe.each(STORE_KINDS)('scheduled churn, CMRR and custom variables on %s', (
               customer_name: 'GB',
               customer_email: null,
               type: 'churn',
+              subtype: 'voluntary',
               // What is left after the downgrade on Feb 1: 3000 - 2000 = 1000.
               mrr_change: -1000,
               mrr_change_base_currency: -1000,

@@ -22,7 +22,7 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       email: { enabled: false, recipients: [], frequency: 'weekly' },
-      chat: { enabled: false, channel: '', events: [] },
+      chat: { enabled: false, channel: '', events: [], slack_webhook_url: '', teams_webhook_url: '' },
       alerts: { churn_threshold: 0, mrr_drop_threshold: 0 },
     });
   });
@@ -41,7 +41,13 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     });
     const expected = {
       email: { enabled: true, recipients: ['cfo@example.com'], frequency: 'weekly' },
-      chat: { enabled: false, channel: '#revenue', events: ['churn', 'new_customer'] },
+      chat: {
+        enabled: false,
+        channel: '#revenue',
+        events: ['churn', 'new_customer'],
+        slack_webhook_url: '',
+        teams_webhook_url: '',
+      },
       alerts: { churn_threshold: 50000, mrr_drop_threshold: 0 },
     };
     expect(second.json()).toEqual(expected);
@@ -72,7 +78,7 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     ],
     [
       { chat: { events: ['refund'] } },
-      'Invalid body field "chat.events.0": Invalid option: expected one of "new_customer"|"churn"|"expansion"|"contraction"|"reactivation"',
+      'Invalid body field "chat.events.0": Invalid option: expected one of "new_customer"|"expansion"|"contraction"|"churn"|"reactivation"|"scheduled_churn"|"failed_payment"|"payment_recovered"',
     ],
     [
       { alerts: { mrr_drop_threshold: -1 } },
@@ -124,6 +130,13 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
       sync_status: null,
     });
     expect((await get('/settings/hubspot')).json()).toEqual((await get('/settings/crm')).json());
+  });
+
+  it('reports Looker Studio as unavailable, pointing at the exports', async () => {
+    const response = await get('/settings/looker-studio');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ connected: false, available: false });
+    expect(response.json().message).toContain('/exports/');
   });
 
   it('answers every setting at once, as the parts answer them, for admin keys only', async () => {

@@ -95,6 +95,7 @@ export async function createTestApp(
       await services.imports.close();
       await Promise.all([services.spreadsheets.close(), services.uploads.close()]);
       await app.close();
+      await services.notifications.settled();
       await testStore.dispose();
     },
   };

@@ -33,8 +33,15 @@ export const customers: CustomerView[] = [
   customer('c_eur'),
   customer('c_rec'),
   customer('c_churn', [
-    { day: d('2026-09-15'), kind: 'new', amount: 4000, scheduled: false, knownDay: null },
-    { day: d('2026-11-18'), kind: 'churn', amount: -4000, scheduled: false, knownDay: null },
+    { day: d('2026-09-15'), kind: 'new', subtype: 'new', amount: 4000, scheduled: false, knownDay: null },
+    {
+      day: d('2026-11-18'),
+      kind: 'churn',
+      subtype: 'voluntary',
+      amount: -4000,
+      scheduled: false,
+      knownDay: null,
+    },
   ]),
   customer('c_open'),
 ];

@@ -1,9 +1,18 @@
 import { dayNumber } from '../../src/engine/days.js';
-import type { Movement, MovementKind } from '../../src/engine/types.js';
+import { fallbackSubtype } from '../../src/engine/movement-subtypes.js';
+import type { Movement, MovementKind, MovementSubtype } from '../../src/engine/types.js';
 
-/** A past (unscheduled) movement on a `YYYY-MM-DD` day, for engine report fixtures. */
-export function move(day: string, kind: MovementKind, amount: number): Movement {
-  return { day: dayNumber(day), kind, amount, scheduled: false, knownDay: null };
+/**
+ * A past (unscheduled) movement on a `YYYY-MM-DD` day, for engine report fixtures; its subtype
+ * the kind's fallback unless given.
+ */
+export function move(
+  day: string,
+  kind: MovementKind,
+  amount: number,
+  subtype: MovementSubtype = fallbackSubtype(kind),
+): Movement {
+  return { day: dayNumber(day), kind, subtype, amount, scheduled: false, knownDay: null };
 }
 
 /**
@@ -31,7 +40,14 @@ export function movementsOf(steps: readonly { day: number; mrr: number }[]): Mov
           : step.mrr > mrr
             ? 'expansion'
             : 'contraction';
-    movements.push({ day: step.day, kind, amount: step.mrr - mrr, scheduled: false, knownDay: null });
+    movements.push({
+      day: step.day,
+      kind,
+      subtype: fallbackSubtype(kind),
+      amount: step.mrr - mrr,
+      scheduled: false,
+      knownDay: null,
+    });
     paidBefore = true;
     mrr = step.mrr;
   }

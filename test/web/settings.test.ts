@@ -213,15 +213,38 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
     await page.getByLabel(/^Recipients/).fill('ceo@example.com, cfo@example.com');
     await page.getByLabel('How often').selectOption('monthly');
     await page.getByLabel('Churn', { exact: true }).check();
+    await page.getByLabel('Failed payment').check();
+    await page
+      .getByLabel('Slack incoming webhook URL')
+      .fill('https://hooks.slack.com/services/T1/B2/abcd1234');
     await page.getByLabel(/^Churned MRR in one day above/).fill('250');
     await page.getByLabel(/^MRR falling/).fill('5');
     await page.getByRole('button', { name: 'Save notification settings' }).click();
     await page.getByText('Saved.').waitFor();
-    expect(await t.read(account.adminKey, '/settings/notifications')).toEqual({
+    const saved = {
       email: { enabled: true, recipients: ['ceo@example.com', 'cfo@example.com'], frequency: 'monthly' },
-      chat: { enabled: false, channel: '', events: ['churn'] },
+      chat: {
+        enabled: false,
+        channel: '',
+        events: ['churn', 'failed_payment'],
+        slack_webhook_url: 'https://hooks.slack.com/…1234',
+        teams_webhook_url: '',
+      },
       alerts: { churn_threshold: 25000, mrr_drop_threshold: 5 },
-    });
+    };
+    expect(await t.read(account.adminKey, '/settings/notifications')).toEqual(saved);
+    // The page now shows the URL masked; saving it again keeps the whole URL.
+    await expect
+      .poll(() => page.getByLabel('Slack incoming webhook URL').inputValue())
+      .toBe('https://hooks.slack.com/…1234');
+    await page.getByLabel(/^MRR falling/).fill('6');
+    await page.getByRole('button', { name: 'Save notification settings' }).click();
+    await expect
+      .poll(async () => (await t.read(account.adminKey, '/settings/notifications')).alerts.mrr_drop_threshold)
+      .toBe(6);
+    expect((await t.services.settings.notifications(account.id)).chat.slack_webhook_url).toBe(
+      'https://hooks.slack.com/services/T1/B2/abcd1234',
+    );
     await shot('notifications');
   });
 

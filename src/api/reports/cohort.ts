@@ -32,6 +32,9 @@ const cohort = z.object({
 
 const averageCohort = z.object({
   cohort_group: z.literal(AVERAGE),
+  label: z.literal('Average'),
+  initial_mrr: cents.describe("The cohorts' mean initial_mrr"),
+  initial_customers: z.number().describe("The cohorts' mean initial_customers, to two decimals"),
   periods: z.array(cohortPeriod).describe('At each period, the mean of the cohorts that reached it'),
 });
 

@@ -3,7 +3,9 @@ import { BREAKDOWNS } from '../../engine/breakdown.js';
 import { TOP_COUNTS } from '../../engine/reports/concentration.js';
 import { SUMMARY_OFFSETS } from '../../engine/reports/summary.js';
 import { MAX_ACTIVITY_DAYS, MAX_ACTIVITY_ITEMS } from '../../services/limits.js';
+import { SUBTYPE_BREAKDOWN } from '../../services/report-query.js';
 import { COMPARES } from '../../services/reports-service.js';
+import { SPLIT_KINDS } from '../../engine/reports/mrr-subtypes.js';
 import { defineReport, type ReportDefinition } from './registry.js';
 import { pageQuery } from '../data-schemas.js';
 import {
@@ -11,6 +13,7 @@ import {
   intParam,
   movementItem,
   movementKind,
+  movementSubtype,
   reportFilterQuery,
   reportRangeQuery,
 } from '../report-schemas.js';
@@ -131,7 +134,10 @@ export const mrrReports: readonly ReportDefinition[] = [
       breakdown: z
         .string()
         .optional()
-        .describe(`One series per value of: ${BREAKDOWNS.join(', ')}, or custom_<key>`),
+        .describe(
+          `One series per value of: ${BREAKDOWNS.join(', ')}, or custom_<key>; or ${SUBTYPE_BREAKDOWN}: ` +
+            "one series per movement subtype, each the report of that subtype's movements alone",
+        ),
       compare: z
         .string()
         .optional()
@@ -145,6 +151,38 @@ export const mrrReports: readonly ReportDefinition[] = [
       compare: z.array(mrrRow).optional(),
     }),
     run: (services, accountId, query) => services.reports.mrr(accountId, query),
+  }),
+  defineReport({
+    path: '/reports/mrr-subtypes',
+    summary: 'Expansion, contraction or churn per period, split by why each movement happened',
+    description:
+      'One column per subtype of the chosen kind (and one count of its customers), then the kind as ' +
+      '/reports/mrr reports it: the subtypes add up to it exactly. A customer with movements of two ' +
+      'subtypes in one period counts under both.',
+    query: reportRangeQuery.extend({
+      type: z
+        .string()
+        .optional()
+        .describe(`Required: ${SPLIT_KINDS.join(', ')}`),
+      committed: z.string().optional().describe('true counts movements scheduled after today (CMRR)'),
+    }),
+    result: z.object({
+      currency: z.string(),
+      type: z.enum(SPLIT_KINDS),
+      subtypes: z
+        .array(movementSubtype)
+        .describe("The kind's subtypes, in the order that decides between causes"),
+      result: z.array(
+        z
+          .object({
+            date: z.string().describe('First day of the period (YYYY-MM-DD), cut to the range'),
+            end_date: z.string().describe('Last day of the period, inclusive, cut to the range'),
+          })
+          .catchall(z.union([cents, z.string()]))
+          .describe('<subtype> and <subtype>_customers per subtype, then <type> and <type>_customers'),
+      ),
+    }),
+    run: (services, accountId, query) => services.reports.mrrSubtypes(accountId, query),
   }),
   defineReport({
     path: '/reports/movement-table',

@@ -17,6 +17,12 @@ const tableAnswer = z.object({
   ),
 });
 
+/** A series answer (one row per period) as its table: one row per measure, one column per period. */
+async function asTable(answer: Promise<{ currency: string; result: readonly object[] }>) {
+  const { currency, result } = await answer;
+  return { currency, result: seriesTable(result, 'date', ['end_date']) };
+}
+
 /**
  * The table under a report's chart: the same answer as the series report, one row per measure
  * and one column per period. Breakdowns and comparisons stay with the series reports.
@@ -35,15 +41,26 @@ function tableOf(
     ...(series.tag === undefined ? {} : { tag: series.tag }),
     query,
     result: tableAnswer,
-    run: async (services, accountId, raw) => {
-      const answer = (await series.run(services, accountId, raw)) as { currency: string; result: object[] };
-      return { currency: answer.currency, result: seriesTable(answer.result, 'date', ['end_date']) };
-    },
+    run: (services, accountId, raw) =>
+      asTable(series.run(services, accountId, raw) as Promise<{ currency: string; result: object[] }>),
   });
 }
 
 export const tableReports: readonly ReportDefinition[] = [
   tableOf(mrrReports, '/reports/mrr', '/reports/mrr-table'),
+  defineReport({
+    path: '/reports/mrr-table-subtypes',
+    summary: 'mrr-table with the subtypes of expansion, contraction and churn as rows of their own',
+    description:
+      'The rows of /reports/mrr-table, each of expansion, contraction and churn followed by one row per ' +
+      "subtype (<kind>_<subtype>), and each of their customer counts by the subtypes' counts " +
+      "(<kind>_<subtype>_customers). A kind's subtype rows add up to its row.",
+    query: reportRangeQuery.extend({
+      committed: z.string().optional().describe('true counts movements scheduled after today (CMRR)'),
+    }),
+    result: tableAnswer,
+    run: (services, accountId, raw) => asTable(services.reports.mrrWithSubtypes(accountId, raw)),
+  }),
   tableOf(
     mrrReports,
     '/reports/mrr-growth',

@@ -331,7 +331,13 @@ describe('cohortReport', () => {
     const future = cohortReport(snapshot, { ...query, from: d('2024-05-01'), to: d('2024-06-30') }, fx);
     expect(future).toEqual({
       cohorts: [],
-      average: { cohort_group: 'average', periods: [] },
+      average: {
+        cohort_group: 'average',
+        label: 'Average',
+        initial_mrr: 0,
+        initial_customers: 0,
+        periods: [],
+      },
       limits: {
         retention: { min: 0, max: 0 },
         nrr: { min: 0, max: 0 },

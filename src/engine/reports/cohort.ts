@@ -40,9 +40,9 @@ export interface Cohort {
   periods: CohortPeriod[];
 }
 
-export interface AverageCohort {
+/** The mean cohort: its initial figures are the cohorts' means, so its row reads like theirs. */
+export interface AverageCohort extends Omit<Cohort, 'cohort_group'> {
   cohort_group: 'average';
-  periods: CohortPeriod[];
 }
 
 export interface Bounds {
@@ -359,10 +359,17 @@ export function cohortReport(snapshot: AccountSnapshot, query: CohortQuery, fx: 
   });
   const longest = rows.reduce((length, row) => Math.max(length, row.length), 0);
   const reached = Array.from({ length: longest }, (_, k) => rows.filter((row) => row.length > k).length);
+  // Periods without a first payment are no cohort to average.
+  const started = cohorts.filter((cohort) => cohort.initial_customers > 0);
+  const mean = (value: (cohort: Cohort) => number) =>
+    started.length === 0 ? 0 : started.reduce((sum, cohort) => sum + value(cohort), 0) / started.length;
   return {
     cohorts,
     average: {
       cohort_group: AVERAGE,
+      label: 'Average',
+      initial_mrr: roundCents(mean((cohort) => cohort.initial_mrr)),
+      initial_customers: Math.round(mean((cohort) => cohort.initial_customers) * 100) / 100,
       periods: poolPeriods(
         rows.flatMap((row) => row.members),
         longest,
@@ -388,7 +395,7 @@ export interface ChartPeriod {
 
 /** The report by period index, each cohort (the average last) keyed by its group, as charts plot it. */
 export function cohortChart(report: CohortReport): ChartPeriod[] {
-  const series = [...report.cohorts, { ...report.average, label: 'Average' }];
+  const series = [...report.cohorts, report.average];
   return report.average.periods.map((_, period) => ({
     period,
     breakdown: Object.fromEntries(

@@ -3,7 +3,7 @@ import {
   type CustomerView,
   mrrOn,
   paidStartDay,
-  statusOfMrr,
+  statusOn,
 } from '../account-snapshot.js';
 import { derivedCache } from '../derived-cache.js';
 import { dayString } from '../days.js';
@@ -32,7 +32,7 @@ export interface CustomerState {
 const dateOf = (instant: string | null) => (instant === null ? null : instant.slice(0, 10));
 
 /**
- * What a customer is today: active while it has MRR, else cancelled. Paid start and
+ * What a customer is today: cancelled once its MRR has ended, else active. Paid start and
  * cancellation come from the record when it says, else from the movements: the last churn of
  * a cancelled customer, the planned churn of an active one. `mrr` may be given when the
  * caller already knows it.
@@ -42,7 +42,7 @@ export function customerState(
   today: number,
   mrr = mrrOn(customer, today),
 ): CustomerState {
-  const status = statusOfMrr(mrr);
+  const status = statusOn(customer, today, mrr);
   const lastChurn = customer.movements.findLast(
     (movement) => movement.day <= today && movement.kind === 'churn',
   );

@@ -1,4 +1,4 @@
-import { type AccountSnapshot, mrrsOn, statusOfMrr } from '../account-snapshot.js';
+import { type AccountSnapshot, mrrsOn, statusOn } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import {
   type CustomerListItem,
@@ -51,7 +51,7 @@ function keptInOrder(snapshot: AccountSnapshot, query: CustomerRowsQuery, fx: Fx
   const keeps = (index: number) =>
     (mask === null || mask[index] === 1) &&
     matches(index) &&
-    (status === 'all' || statusOfMrr(mrrs[index]!) === status) &&
+    (status === 'all' || statusOn(snapshot.customers[index]!, query.today, mrrs[index]!) === status) &&
     // NEVER, the day of a stage not reached, lies after any range.
     (days === null || (days[index]! >= selected!.from && days[index]! <= selected!.to));
   const order = customerOrder(snapshot, query, fx);

@@ -4,6 +4,7 @@ import { customerView } from '../../../test/helpers/customer-view.js';
 import { buildAccountSnapshot } from '../account-snapshot.js';
 import { dayNumber } from '../days.js';
 import { FxTable } from '../fx-table.js';
+import { fallbackSubtype } from '../movement-subtypes.js';
 import type { Movement, MovementKind } from '../types.js';
 import { type ListedMovement, listMovements, movementPage } from './movement-list.js';
 
@@ -57,6 +58,7 @@ describe('movementPage', () => {
                   .map((movement): Movement => ({
                     day: START + movement.day,
                     kind: movement.kind,
+                    subtype: fallbackSubtype(movement.kind),
                     amount: movement.amount,
                     scheduled: movement.scheduled,
                     knownDay: movement.scheduled ? TODAY - 1 : null,

@@ -1,15 +1,16 @@
-import { MOVEMENT_KINDS } from '../vocabulary.js';
+import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES } from '../vocabulary.js';
 import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import { firstInOrder } from '../select.js';
 import { NO_DAY } from '../snapshot.js';
-import type { MovementKind } from '../types.js';
+import type { MovementKind, MovementSubtype } from '../types.js';
 
 export interface ListedMovement {
   day: number;
   customerIndex: number;
   kind: MovementKind;
+  subtype: MovementSubtype;
   /** Signed cents of the customer's currency. */
   amount: number;
   /** Signed cents of the base currency, at the rate of the movement's day (or the fixed day). */
@@ -92,6 +93,7 @@ function listedAt(
     day: movements.movementDay[position]!,
     customerIndex: movements.movementCustomer[position]!,
     kind: MOVEMENT_KINDS[movements.movementKind[position]!]!,
+    subtype: MOVEMENT_SUBTYPES[movements.movementSubtype[position]!]!,
     amount,
     amountBase: amountBase(position),
     before,

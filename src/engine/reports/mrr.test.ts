@@ -5,7 +5,9 @@ import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { buildSnapshot } from '../snapshot.js';
 import { move } from '../../../test/helpers/movements.js';
+import { MOVEMENT_SUBTYPES, SUBTYPES_OF_KIND } from '../vocabulary.js';
 import { mrrReport, type MrrQuery } from './mrr.js';
+import { mrrSubtypesReport, SPLIT_KINDS } from './mrr-subtypes.js';
 
 // EUR -> USD: 1.10 in January, 1.15 in February, 1.20 from March.
 const fx = FxTable.build([
@@ -190,7 +192,7 @@ describe('mrrReport properties', () => {
     ),
   });
 
-  it('holds the bridge in the base currency and sums customer MRR to the total', () => {
+  it('holds the bridge in the base currency, sums customer MRR to the total, and subtypes to their kinds', () => {
     fc.assert(
       fc.property(
         fc.array(customerArb, { minLength: 1, maxLength: 6 }),
@@ -207,11 +209,39 @@ describe('mrrReport properties', () => {
               points: timeline.points,
             };
           });
-          const rows = mrrReport(
-            buildSnapshot(timelines),
-            { ...query, interval, fixFx, from: base + 10, to: base + 150 },
-            fx,
+          const snapshot = buildSnapshot(timelines);
+          const rangeQuery = { ...query, interval, fixFx, from: base + 10, to: base + 150 };
+          const rows = mrrReport(snapshot, rangeQuery, fx);
+          // Each split kind's subtypes add up to its column exactly, period by period.
+          for (const kind of SPLIT_KINDS) {
+            const split = mrrSubtypesReport(snapshot, rangeQuery, kind, fx);
+            const subtypes = SUBTYPES_OF_KIND[kind];
+            expect(
+              split.map((row) => subtypes.reduce((sum, subtype) => sum + Number(row[subtype]), 0)),
+            ).toEqual(rows.map((row) => row[kind]));
+          }
+          // The series of breakdown=subtype add up to the report, but for each series' own rounding.
+          const series = MOVEMENT_SUBTYPES.map((_, subtype) =>
+            mrrReport(snapshot, { ...rangeQuery, subtype }, fx),
           );
+          rows.forEach((row, period) => {
+            for (const field of [
+              'new',
+              'expansion',
+              'contraction',
+              'churn',
+              'reactivation',
+              'total_mrr',
+            ] as const) {
+              const sum = series.reduce((total, rowsOfSubtype) => total + rowsOfSubtype[period]![field], 0);
+              expect(Math.abs(sum - row[field])).toBeLessThanOrEqual(series.length / 2);
+            }
+            const customers = series.reduce(
+              (total, rowsOfSubtype) => total + rowsOfSubtype[period]!.total_customers,
+              0,
+            );
+            expect(customers).toBe(row.total_customers);
+          });
           let previous: number | undefined;
           for (const row of rows) {
             const net = row.new + row.expansion + row.contraction + row.churn + row.reactivation;

@@ -10,6 +10,35 @@ import { type Snapshot } from '../snapshot.js';
 export interface MrrQuery extends RangeQuery {
   /** Movements after today count only when `committed` and scheduled by a subscription record. */
   committed: boolean;
+  /**
+   * Only movements of this subtype (an index into MOVEMENT_SUBTYPES) count, totals included:
+   * the report of that subtype alone, one series of `breakdown=subtype`.
+   */
+  subtype?: number;
+}
+
+/** Whether movement `i` counts in a report of `query`: its customer, its day and its subtype. */
+export function movementCounts(snapshot: Snapshot, query: MrrQuery): (i: number) => boolean {
+  const { customers, subtype } = query;
+  return (i) =>
+    (customers === null || customers[snapshot.movementCustomer[i]!] === 1) &&
+    (subtype === undefined || snapshot.movementSubtype[i] === subtype) &&
+    (snapshot.movementDay[i]! <= query.today || (query.committed && snapshot.movementScheduled[i] === 1));
+}
+
+/**
+ * Converts a movement's amount to the base currency as the MRR report does: at the rate of its
+ * own day, or with fixFx at the rate of the range's last day.
+ */
+export function baseConverter(
+  snapshot: Snapshot,
+  query: Pick<MrrQuery, 'fixFx' | 'baseCurrency' | 'to'>,
+  fx: FxTable,
+): (currency: number, amount: number, day: number) => number {
+  const rateOf = snapshot.currencies.map((currency) => fx.converter(currency, query.baseCurrency));
+  const fixedRate = snapshot.currencies.map((currency) => fx.rate(currency, query.baseCurrency, query.to));
+  return (currency, amount, day) =>
+    query.fixFx ? amount * fixedRate[currency]! : rateOf[currency]!(amount, day);
 }
 
 export interface MrrRow {
@@ -56,12 +85,9 @@ function ratio(numerator: number, denominator: number): number | null {
  * record schedules count, and only in committed mode (CMRR, DESIGN 4.6).
  */
 export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): MrrRow[] {
-  const { customers, fixFx, baseCurrency } = query;
+  const { customers, fixFx } = query;
   const currencyCount = snapshot.currencies.length;
-  const rateOf = snapshot.currencies.map((currency) => fx.converter(currency, baseCurrency));
-  const fixedRate = snapshot.currencies.map((currency) => fx.rate(currency, baseCurrency, query.to));
-  const toBase = (currency: number, amount: number, day: number) =>
-    fixFx ? amount * fixedRate[currency]! : rateOf[currency]!(amount, day);
+  const toBase = baseConverter(snapshot, query, fx);
 
   // Running state while walking the movements in day order.
   const mrrByCurrency = new Float64Array(currencyCount);
@@ -78,13 +104,13 @@ export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
     if (kind === NEW || kind === REACTIVATION) subscribers += 1;
     else if (kind === CHURN) subscribers -= 1;
   };
-  const counted = (i: number) =>
-    (customers === null || customers[snapshot.movementCustomer[i]!] === 1) &&
-    (snapshot.movementDay[i]! <= query.today || (query.committed && snapshot.movementScheduled[i] === 1));
+  const counted = movementCounts(snapshot, query);
 
   let quantity = 0;
   let q = 0;
   const quantityUntil = (day: number) => {
+    // Units belong to customers, not to movements: a subtype's report has none.
+    if (query.subtype !== undefined) return 0;
     // Quantities after today are not plans a record schedules, so even committed mode stops at today.
     const last = Math.min(day, query.today);
     for (; q < snapshot.quantityCount && snapshot.quantityDay[q]! <= last; q++) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
+import { fallbackSubtype } from '../movement-subtypes.js';
 import { buildSnapshot } from '../snapshot.js';
 import type { Movement, MovementKind } from '../types.js';
 import { cmrrSummary, committedMrrOn } from './cmrr-summary.js';
@@ -19,6 +20,7 @@ const fx = FxTable.build([
 const move = (day: string, kind: MovementKind, amount: number): Movement => ({
   day: d(day),
   kind,
+  subtype: fallbackSubtype(kind),
   amount,
   scheduled: false,
   knownDay: null,

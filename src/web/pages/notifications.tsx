@@ -10,7 +10,14 @@ import { useLoad } from '../use-load.js';
 /** `GET /settings/notifications`, the whole object (docs/api.md, "Settings"). */
 interface NotificationSettings {
   email: { enabled: boolean; recipients: string[]; frequency: 'daily' | 'weekly' | 'monthly' };
-  chat: { enabled: boolean; channel: string; events: string[] };
+  chat: {
+    enabled: boolean;
+    channel: string;
+    events: string[];
+    /** Masked as read: sending the masked value back keeps the stored URL. */
+    slack_webhook_url: string;
+    teams_webhook_url: string;
+  };
   alerts: { churn_threshold: number; mrr_drop_threshold: number };
 }
 
@@ -21,7 +28,15 @@ const EVENTS = {
   expansion: 'Expansion',
   contraction: 'Contraction',
   reactivation: 'Reactivation',
+  scheduled_churn: 'Scheduled cancellation',
+  failed_payment: 'Failed payment',
+  payment_recovered: 'Recovered payment',
 } as const;
+
+const CHAT_URLS = [
+  ['slack_webhook_url', 'Slack incoming webhook URL', 'https://hooks.slack.com/services/…'],
+  ['teams_webhook_url', 'Microsoft Teams incoming webhook URL', 'https://….webhook.office.com/…'],
+] as const;
 
 /**
  * Notification settings: the API serves them to the owner and admins only (`/settings/*`), so
@@ -147,6 +162,20 @@ function Editor(props: { settings: NotificationSettings; currency: string; onSav
             onInput={(e) => set('chat', { channel: e.currentTarget.value })}
           />
         </Field>
+        {CHAT_URLS.map(([field, label, placeholder]) => (
+          <Field key={field} label={label}>
+            <input
+              type="url"
+              name={`chat-${field}`}
+              placeholder={placeholder}
+              value={settings.chat[field]}
+              onInput={(e) => set('chat', { [field]: e.currentTarget.value })}
+            />
+          </Field>
+        ))}
+        <p class="hint">
+          Saved addresses show masked; leave one as it is to keep it, or clear it to stop posting there.
+        </p>
         <div class="checks" role="group" aria-label="Events">
           {Object.entries(EVENTS).map(([event, label]) => (
             <label class="check" key={event}>
@@ -169,6 +198,10 @@ function Editor(props: { settings: NotificationSettings; currency: string; onSav
       </fieldset>
       <fieldset>
         <legend>Alerts (0 turns an alert off)</legend>
+        <p class="hint">
+          Judged on whole UTC days; an alert is sent once when a day goes above its threshold, and again only
+          after a day back at or under it. Alerts go to the email recipients and the chat channels above.
+        </p>
         <Field label={`Churned MRR in one day above (${props.currency.toUpperCase()})`}>
           <input
             type="number"

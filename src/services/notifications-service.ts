@@ -1,0 +1,375 @@
+import { dayNumber, dayString } from '../engine/days.js';
+import { type AlertDay, crossedAlerts, type Alert } from '../engine/notifications/alerts.js';
+import { ALERT_TITLES, alertText, eventText } from '../engine/notifications/chat-message.js';
+import {
+  type DigestFigures,
+  type DigestFrequency,
+  digestEmail,
+  type DigestPeriod,
+  lastWholePeriod,
+  lineEmail,
+  periodStarting,
+} from '../engine/notifications/digest.js';
+import { detectRevenueEvents, isNews } from '../engine/revenue-event-detection.js';
+import type { RevenueEvent, RevenueEventPublisher } from '../engine/revenue-event.js';
+import { MOVEMENT_KINDS } from '../engine/vocabulary.js';
+import type { JobOptions, JobPayload, JobSender } from '../jobs/job-queue.js';
+import type { RevenueEventRow } from '../store/notifications-repo.js';
+import type { Store } from '../store/open-store.js';
+import type { CashflowTables } from './cashflow-tables.js';
+import { type ChatSystem, chatTargets, postToChat } from './chat-delivery.js';
+import type { Clock } from './clock.js';
+import type { FxService } from './fx-service.js';
+import type { Mailer } from './mailer.js';
+import type { MetricsService } from './metrics-service.js';
+import type { MovementItem } from './movement-items.js';
+import { today } from './report-context.js';
+import type { ReportsService } from './reports-service.js';
+import type { NotificationSettings, SettingsService } from './settings-service.js';
+
+/** The queues of notification jobs (src/jobs/notification-jobs.ts). */
+export const NOTIFY_QUEUES = {
+  detect: 'notify-detect',
+  chat: 'notify-chat',
+  digest: 'notify-digest',
+  alerts: 'notify-alerts',
+} as const;
+
+/** Events this many days old or more are history: recorded, never told (docs/notifications.md). */
+export const NEWS_MAX_AGE_DAYS = 2;
+/** How far back detection looks: older events could never be told, so they are not even recorded. */
+export const DETECTION_LOOKBACK_DAYS = 35;
+/** Digests go out from this hour on (UTC: accounts have no time zone). */
+export const DIGEST_HOUR_UTC = 8;
+/** A burst of writes is detected once, this long after the first. */
+const DETECT_DELAY_MS = 2000;
+/** Largest changes a digest lists. */
+const TOP_CHANGES = 5;
+
+export interface ChatJob extends JobPayload {
+  accountId: string;
+  system: ChatSystem;
+  text: string;
+}
+
+export interface DigestJob extends JobPayload {
+  accountId: string;
+  frequency: DigestFrequency;
+  /** First day of the period, YYYY-MM-DD. */
+  from: string;
+}
+
+export interface NotificationDeps {
+  store: Store;
+  clock: Clock;
+  metrics: MetricsService;
+  fx: FxService;
+  cashflowTables: CashflowTables;
+  reports: ReportsService;
+  settings: SettingsService;
+  mailer: Mailer;
+  /** Channels besides chat that detected events go to (outbound webhooks). */
+  publishers?: readonly RevenueEventPublisher[];
+  /** Where failures nobody awaits are told; the console by default. */
+  report?: (error: unknown) => void;
+}
+
+const compact = (day: number) => dayString(day).replaceAll('-', '');
+const range = (from: number, to: number) => `${compact(from)}-${compact(to)}`;
+const INTERVALS = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+const movementId = (item: MovementItem) => `${item.customer_id}:${item.date}:${item.type}`;
+
+/** Who email goes to: the recipients, when email is on and SMTP configured; else nobody. */
+function emailTargets(settings: NotificationSettings, mailer: Mailer): readonly string[] {
+  return settings.email.enabled && mailer.configured ? settings.email.recipients : [];
+}
+
+/**
+ * Detection of revenue events and their delivery by chat, email digests and alerts. Each entry
+ * point takes a job's JSON payload, so the job runner calls them as they are; until a runner
+ * is attached (`useJobSender`), every send calls its entry point directly.
+ */
+export function createNotificationsService(deps: NotificationDeps) {
+  const { store, clock, mailer } = deps;
+  const report = deps.report ?? ((error: unknown) => console.error('Notification failed:', error));
+
+  /** Runs `fn` once the claim of `key` succeeds; gives the claim back when it fails, for the retry. */
+  async function once(accountId: string, key: string, fn: () => Promise<void>): Promise<boolean> {
+    if (!(await store.notifications.claimSend(accountId, key, clock.now()))) return false;
+    try {
+      await fn();
+    } catch (error) {
+      await store.notifications.releaseSend(accountId, key);
+      throw error;
+    }
+    return true;
+  }
+
+  const chatPublisher: RevenueEventPublisher = {
+    async publish(events) {
+      const settings = new Map<string, NotificationSettings>();
+      for (const event of events) {
+        const { accountId } = event;
+        if (!settings.has(accountId)) settings.set(accountId, await deps.settings.notifications(accountId));
+        const account = settings.get(accountId)!;
+        if (!account.chat.events.includes(event.kind)) continue;
+        for (const system of chatTargets(account)) {
+          const job: ChatJob = { accountId, system, text: eventText(event) };
+          await sender.send(NOTIFY_QUEUES.chat, job, { key: `chat:${system}:${accountId}:${event.key}` });
+        }
+      }
+    },
+  };
+  const publishers = [chatPublisher, ...(deps.publishers ?? [])];
+
+  async function detectAndPublish(accountId: string): Promise<RevenueEvent[]> {
+    const account = await store.accounts.get(accountId);
+    if (!account) return [];
+    const snapshot = await deps.metrics.snapshot(accountId);
+    const day = today(clock);
+    const detected = detectRevenueEvents(
+      snapshot,
+      await deps.cashflowTables(accountId, snapshot),
+      { accountId, baseCurrency: account.base_currency, today: day, from: day - DETECTION_LOOKBACK_DAYS },
+      await deps.fx.table(),
+    );
+    const sources = [...new Set(snapshot.customers.map((customer) => customer.dataSourceId))];
+    const watchedSince = await store.notifications.watchSources(accountId, sources, dayString(day));
+    const rule = { today: day, maxAgeDays: NEWS_MAX_AGE_DAYS, watchedSince };
+    const rows: RevenueEventRow[] = detected.map((found) => ({
+      key: found.event.key,
+      dataSourceId: found.dataSourceId,
+      kind: found.event.kind,
+      occurredOn: found.event.occurredAt.slice(0, 10),
+      event: found.event,
+      published: isNews(found, rule),
+    }));
+    const inserted = await store.notifications.insertEvents(accountId, rows, clock.now());
+    const news = detected
+      .filter((found, index) => rows[index]!.published && inserted.has(found.event.key))
+      .map((found) => found.event);
+    for (const publisher of publishers) await publisher.publish(news);
+    await store.notifications.setDetectedVersion(accountId, snapshot.version);
+    return news;
+  }
+
+  async function deliverChat(job: ChatJob): Promise<void> {
+    await postToChat(await deps.settings.notifications(job.accountId), job.system, job.text);
+  }
+
+  /** The period's figures, from the MRR report and the movement table, so they equal them. */
+  async function digestFigures(accountId: string, period: DigestPeriod): Promise<DigestFigures> {
+    const date = range(period.from, period.to);
+    const mrr = await deps.reports.mrr(accountId, { date, interval: INTERVALS[period.frequency] });
+    const row = mrr.result[0]!;
+    // The largest gains and the largest losses, then the largest of both by size.
+    const largest = async (order: 'asc' | 'desc') =>
+      (
+        await deps.reports.movementTable(
+          accountId,
+          { date },
+          { sort: 'mrr_change', order, limit: TOP_CHANGES, offset: 0 },
+        )
+      ).result.list;
+    const top = [...(await largest('desc')), ...(await largest('asc'))]
+      // A list shorter than both pages holds some movements twice.
+      .filter(
+        (item, index, all) => all.findIndex((other) => movementId(other) === movementId(item)) === index,
+      )
+      .sort(
+        (a, b) =>
+          Math.abs(b.mrr_change_base_currency) - Math.abs(a.mrr_change_base_currency) ||
+          a.customer_id.localeCompare(b.customer_id),
+      )
+      .slice(0, TOP_CHANGES);
+    const account = await store.accounts.get(accountId);
+    return {
+      accountName: account?.name ?? accountId,
+      currency: mrr.currency,
+      period,
+      mrrStart: row.total_mrr - row.mrr_diff,
+      mrrEnd: row.total_mrr,
+      movements: Object.fromEntries(
+        MOVEMENT_KINDS.map((kind) => [kind, { amount: row[kind], customers: row[`${kind}_customers`] }]),
+      ) as DigestFigures['movements'],
+      top: top.map((item) => ({
+        customer: item.customer_name ?? item.customer_email ?? item.customer_id,
+        kind: item.type,
+        amount: item.mrr_change_base_currency,
+        description: item.description,
+      })),
+    };
+  }
+
+  async function sendDigest(job: DigestJob): Promise<boolean> {
+    const settings = await deps.settings.notifications(job.accountId);
+    const to = emailTargets(settings, mailer);
+    if (to.length === 0 || settings.email.frequency !== job.frequency) return false;
+    const period = periodStarting(job.frequency, dayNumber(job.from));
+    return once(job.accountId, `digest:${job.frequency}:${job.from}`, async () => {
+      await mailer.send({ to, ...digestEmail(await digestFigures(job.accountId, period)) });
+    });
+  }
+
+  /** Queues the digest each account is due, from DIGEST_HOUR_UTC on; a digest already sent is not. */
+  async function sendDueDigests(): Promise<void> {
+    const now = clock.now();
+    if (now.getUTCHours() < DIGEST_HOUR_UTC) return;
+    for (const account of await store.accounts.list()) {
+      const settings = await deps.settings.notifications(account.account_id);
+      if (emailTargets(settings, mailer).length === 0) continue;
+      const period = lastWholePeriod(settings.email.frequency, today(clock));
+      const job: DigestJob = {
+        accountId: account.account_id,
+        frequency: settings.email.frequency,
+        from: dayString(period.from),
+      };
+      await sender.send(NOTIFY_QUEUES.digest, job, {
+        key: `digest:${job.accountId}:${job.frequency}:${job.from}`,
+      });
+    }
+  }
+
+  async function sendAlert(
+    accountId: string,
+    settings: NotificationSettings,
+    alert: Alert,
+    currency: string,
+  ) {
+    const text = alertText(alert, currency);
+    const key = `alert:${alert.kind}:${alert.date}`;
+    return once(accountId, key, async () => {
+      const to = emailTargets(settings, mailer);
+      if (to.length > 0) await mailer.send({ to, ...lineEmail(ALERT_TITLES[alert.kind], text) });
+      for (const system of chatTargets(settings)) {
+        const job: ChatJob = { accountId, system, text };
+        await sender.send(NOTIFY_QUEUES.chat, job, { key: `chat:${system}:${accountId}:${key}` });
+      }
+    });
+  }
+
+  /**
+   * Judges yesterday and today on the daily MRR report; each alert whose measure crossed its
+   * threshold is sent once. Returns the alerts sent by this call.
+   */
+  async function evaluateAlerts(accountId: string): Promise<Alert[]> {
+    const settings = await deps.settings.notifications(accountId);
+    if (settings.alerts.churn_threshold === 0 && settings.alerts.mrr_drop_threshold === 0) return [];
+    const day = today(clock);
+    const report = await deps.reports.mrr(accountId, { date: range(day - 3, day), interval: 'day' });
+    const days: AlertDay[] = report.result;
+    const sent: Alert[] = [];
+    for (let last = 2; last < days.length; last++) {
+      const window = [days[last - 2]!, days[last - 1]!, days[last]!] as const;
+      for (const alert of crossedAlerts(window, settings.alerts)) {
+        if (await sendAlert(accountId, settings, alert, report.currency)) sent.push(alert);
+      }
+    }
+    return sent;
+  }
+
+  // Until the job runner is attached, a send runs its job now. Detection is not awaited by
+  // the write that asked for it; `settled` waits for it.
+  const pending = new Set<Promise<unknown>>();
+  const detectChains = new Map<string, Promise<unknown>>();
+  const detectQueued = new Set<string>();
+
+  /** Counts the work in `settled` from this moment on. */
+  function track<T>(work: Promise<T>): Promise<T> {
+    pending.add(work);
+    const done = () => pending.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  /**
+   * One detection per account at a time, DETECT_DELAY_MS after the write that asked for it;
+   * writes meanwhile ask for nothing more, and writes during one ask for one more, not one each.
+   */
+  function detectInline(accountId: string): Promise<void> {
+    if (detectQueued.has(accountId)) return Promise.resolve();
+    detectQueued.add(accountId);
+    const previous = detectChains.get(accountId) ?? Promise.resolve();
+    const next = previous
+      .catch(() => {})
+      // Writes until then join this detection: an import's many requests make one.
+      .then(() => new Promise((resolve) => setTimeout(resolve, DETECT_DELAY_MS)))
+      .then(() => {
+        detectQueued.delete(accountId);
+        return afterDataChange(accountId);
+      });
+    detectChains.set(accountId, next);
+    return track(next);
+  }
+
+  const direct: JobSender = {
+    async send(queue: string, payload: JobPayload, _options?: JobOptions) {
+      const accountId = payload.accountId as string;
+      if (queue === NOTIFY_QUEUES.detect) return detectInline(accountId);
+      // Without a runner nothing retries: a chat that fails loses this message, and the
+      // detection or alert that sent it carries on.
+      if (queue === NOTIFY_QUEUES.chat) return deliverChat(payload as ChatJob).catch(report);
+      if (queue === NOTIFY_QUEUES.digest) return sendDigest(payload as DigestJob).then(() => {});
+      throw new Error(`No notification job on queue ${queue}`);
+    },
+  };
+  let sender: JobSender = direct;
+
+  /** A write changed the account's data: detection runs soon (a burst of writes, once). */
+  function dataChanged(accountId: string): Promise<void> {
+    return track(
+      store.changes.dataVersion(accountId).then((version) =>
+        sender.send(
+          NOTIFY_QUEUES.detect,
+          { accountId },
+          {
+            key: `detect:${accountId}:${version}`,
+            startAfter: new Date(clock.now().getTime() + DETECT_DELAY_MS),
+          },
+        ),
+      ),
+    );
+  }
+
+  async function afterDataChange(accountId: string): Promise<void> {
+    await detectAndPublish(accountId);
+    await evaluateAlerts(accountId);
+  }
+
+  return {
+    detectAndPublish,
+    evaluateAlerts,
+    afterDataChange,
+    deliverChat,
+    digestFigures,
+    sendDigest,
+    sendDueDigests,
+
+    dataChanged,
+
+    /** Queues detection for every account written since its last one: writes no request made (imports). */
+    async detectChanged(): Promise<void> {
+      for (const accountId of await store.notifications.changedAccounts()) await dataChanged(accountId);
+    },
+
+    /** Alerts of every account, for the hourly sweep. */
+    async evaluateAllAlerts(): Promise<void> {
+      for (const account of await store.accounts.list()) await evaluateAlerts(account.account_id);
+    },
+
+    /** Hands every later send to the job runner. */
+    useJobSender(runner: JobSender): void {
+      sender = runner;
+    },
+
+    /** Waits for the detections asked for so far, which run in this process without a runner (tests, shutdown). */
+    async settled(): Promise<void> {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+
+    /** The account's recorded events, newest first. */
+    recordedEvents: (accountId: string, limit = 1000) => store.notifications.events(accountId, limit),
+  };
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
