@@ -3,6 +3,7 @@ import type { RateLimits } from './api/rate-limits.js';
 import type { ConnectorSettings } from './connectors/index.js';
 import type { SmtpSettings } from './services/mailer.js';
 import { parseSecretsKey } from './services/secret-box.js';
+import { DEFAULT_SPREADSHEET_BASE_URL } from './services/spreadsheet-sync.js';
 import type { StoreLocation } from './store/open-store.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './store/postgres-db.js';
 
@@ -26,6 +27,10 @@ export interface Config {
   publicUrl: string | undefined;
   /** How often connected sources are caught up from their change feed; 0: never. */
   catchUpIntervalMs: number;
+  /** Spreadsheet sources read sheets only from addresses starting with it. */
+  spreadsheetBaseUrl: string;
+  /** How often spreadsheet sources read their sheets again; 0: never. */
+  spreadsheetSyncIntervalMs: number;
   /** Outgoing mail for digests and alerts; unset: no email is sent. */
   smtp: SmtpSettings | undefined;
 }
@@ -115,18 +120,23 @@ function connectorSettings(env: NodeJS.ProcessEnv): ConnectorSettings {
   };
 }
 
-function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env.PUBLIC_URL || undefined;
+/** An absolute http(s) URL from `name`, as written apart from normalisation. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name] || undefined;
   if (raw === undefined) return undefined;
   let url;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+    throw new Error(`${name} must be an absolute http(s) URL, got "${raw}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
-  return url.toString().replace(/\/+$/, '');
+    throw new Error(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  return url.toString();
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  return httpUrl(env, 'PUBLIC_URL')?.replace(/\/+$/, '');
 }
 
 /**
@@ -167,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
     publicUrl: publicUrl(env),
     catchUpIntervalMs: integer(env, 'CATCH_UP_INTERVAL_SECONDS', 300, 0) * 1000,
+    spreadsheetBaseUrl: httpUrl(env, 'SPREADSHEET_BASE_URL') ?? DEFAULT_SPREADSHEET_BASE_URL,
+    spreadsheetSyncIntervalMs: integer(env, 'SPREADSHEET_SYNC_INTERVAL_SECONDS', 3600, 0) * 1000,
     smtp: smtpSettings(env),
   };
 }

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     connectors: defaultConnectors(config.connectors),
     secretsKey: config.secretsKey,
     publicUrl: config.publicUrl,
+    spreadsheets: { baseUrl: config.spreadsheetBaseUrl, maxBytes: config.bodyLimitBytes },
     smtp: config.smtp,
     jobs: jobs.sender,
   });
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
     // are retried at the next start if they do not.
     services.imports
       .close()
+      // Together: the syncs stop reading sheets at once, and wait for the uploads they started.
+      .then(() => Promise.all([services.spreadsheets.close(), services.uploads.close()]))
       .then(() => app.close())
       // Detections started by the last writes, before the store they write to closes.
       .then(() => services.notifications.settled())
@@ -82,8 +85,12 @@ async function main(): Promise<void> {
   const created = await services.accounts.bootstrapIfEmpty();
   const resumed = await services.imports.resumeRunning();
   if (resumed > 0) app.log.info(`Resumed ${resumed} connector import(s) from their last stored page`);
+  const uploads = await services.uploads.resumeRunning();
+  if (uploads > 0) app.log.info(`Resumed ${uploads} upload import(s) from their last stored batch`);
   // Repairs missed webhook deliveries from each system's change feed (docs/connectors.md).
   services.imports.startCatchUp(config.catchUpIntervalMs);
+  // Reads the published sheets of spreadsheet sources again (docs/api.md, "Spreadsheet sources").
+  services.spreadsheets.start(config.spreadsheetSyncIntervalMs);
   const url = address.replace('0.0.0.0', 'localhost');
   const storeName = 'databaseUrl' in config.store ? 'PostgreSQL' : `PGlite in ${config.store.dataDir}`;
   const banner = `\nmrrlytics is running at ${url} (store: ${storeName})\n`;

@@ -35,6 +35,8 @@ import { REPORTS } from './reports/index.js';
 import { profileRoutes } from './profile-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscriptions-routes.js';
+import { uploadRoutes } from './uploads-routes.js';
+import { spreadsheetRoutes } from './spreadsheet-routes.js';
 import { webAppRoutes } from './web-app-routes.js';
 import { webSessionRoutes } from './web-session-routes.js';
 import { webSettingsRoutes } from './web-settings-routes.js';
@@ -159,6 +161,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(segmentRoutes(services));
   await app.register(invoiceRoutes(services));
   await app.register(subscriptionRoutes(services));
+  await app.register(uploadRoutes(services));
+  await app.register(spreadsheetRoutes(services));
   await app.register(customerMetricsRoutes(services));
   await app.register(reportRegistryRoutes(services, REPORTS));
   await app.register(exportRoutes(services));

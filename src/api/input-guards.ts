@@ -1,22 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../services/errors.js';
+import { unstorableReason as problem } from '../services/storable-text.js';
 import { CsvBody } from './csv-body.js';
-
-/**
- * PostgreSQL text cannot hold U+0000, and a lone UTF-16 surrogate has no UTF-8 form, so
- * either would fail deep inside a write or a report as a 500. With the `u` flag a character
- * class matches a surrogate only when it is unpaired.
- */
-// eslint-disable-next-line no-control-regex -- U+0000 is what it looks for
-const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
-
-function problem(text: string): string | undefined {
-  const found = UNSTORABLE.exec(text);
-  if (!found) return undefined;
-  return found[0] === '\u0000'
-    ? 'must not contain the character U+0000 (NUL)'
-    : 'must not contain a lone UTF-16 surrogate';
-}
 
 /** Where a string sits: the key path from the part's root, and whether it is a key or a value. */
 interface Finding {
@@ -84,6 +69,8 @@ export function registerInputGuards(app: FastifyInstance): void {
       if (finding) throw invalid(part, finding);
     }
     if (request.body instanceof CsvBody) return checkCsv(request.body);
+    // An uploaded file's bytes: the uploads service checks its cells once it has read them.
+    if (Buffer.isBuffer(request.body)) return;
     const finding = findUnstorable(request.body);
     if (finding) throw invalid('body', finding);
   });

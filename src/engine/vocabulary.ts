@@ -12,6 +12,10 @@ export const PROCESSOR_TYPES = ['processor-a', 'processor-b', 'processor-c'] as 
 export const DATA_SOURCE_TYPES = [...PROCESSOR_TYPES, 'api', 'csv', 'spreadsheet'] as const;
 export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
 
+/** The raw record kinds a file can be uploaded as. */
+export const UPLOAD_KINDS = ['customers', 'plans', 'invoices', 'subscriptions'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
 export const BILLING_FREQUENCIES = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type BillingFrequency = (typeof BILLING_FREQUENCIES)[number];
 export const PRICING_MODELS = ['licensed', 'metered'] as const;

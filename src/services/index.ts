@@ -36,6 +36,12 @@ import { secretBox } from './secret-box.js';
 import { createSettingsService } from './settings-service.js';
 import { createSubscriptionsService } from './subscriptions-service.js';
 import { createTeamService } from './team-service.js';
+import { createUploadsService } from './uploads-service.js';
+import {
+  createSpreadsheetSync,
+  DEFAULT_SPREADSHEET_BASE_URL,
+  type SpreadsheetSettings,
+} from './spreadsheet-sync.js';
 import { createWebAuthService } from './web-auth-service.js';
 import { createJobsService, NO_JOB_RUNNER } from './jobs-service.js';
 import { createWebhooksService } from './webhooks-service.js';
@@ -47,6 +53,8 @@ export interface ServiceOptions {
   secretsKey?: Buffer | undefined;
   /** PUBLIC_URL, the address browsers reach the server at: OAuth redirect URIs are built on it. */
   publicUrl?: string | undefined;
+  /** Where spreadsheet sources may read sheets from, and how big one may be. */
+  spreadsheets?: Partial<SpreadsheetSettings>;
   /** Outgoing mail (digests, alerts); without it no email is sent. */
   smtp?: SmtpSettings | undefined;
   /** The job runner's sender (src/jobs); without one, nothing that needs a job can be queued. */
@@ -54,6 +62,8 @@ export interface ServiceOptions {
   /** Outbound webhooks' retries and time limit per attempt; defaults in webhooks-service.ts. */
   webhooks?: { retry?: RetryPolicy; timeoutMs?: number };
 }
+
+const DEFAULT_SHEET_BYTES = 64 * 1024 * 1024;
 
 /** Built once at start-up and handed to the API, the CLI and the jobs alike. */
 export function createServices(store: Store, clock: Clock, options: ServiceOptions = {}) {
@@ -98,6 +108,11 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     pages,
     onImportCompleted: (accountId, source) => webhooks.importCompleted(accountId, source),
   });
+  const uploads = createUploadsService(store, clock, fx, { customers, plans, subscriptions, invoices });
+  const spreadsheets = createSpreadsheetSync(store, clock, uploads, {
+    baseUrl: options.spreadsheets?.baseUrl ?? DEFAULT_SPREADSHEET_BASE_URL,
+    maxBytes: options.spreadsheets?.maxBytes ?? DEFAULT_SHEET_BYTES,
+  });
   return {
     store,
     clock,
@@ -132,6 +147,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     imports,
     webhooks,
     jobs: createJobsService(store),
+    uploads,
+    spreadsheets,
     oauth: createOAuthControl({ store, clock, connectors, imports, publicUrl: options.publicUrl }),
   };
 }

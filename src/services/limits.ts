@@ -60,3 +60,9 @@ export const LAST_RECORD_YEAR = 9999;
 
 /** A whole-number field stored in a PostgreSQL `integer` (quantities, counts). */
 export const MAX_STORED_INTEGER = 2_147_483_647;
+
+/** Rows of one uploaded file (header not counted); more is a 413. The body limit applies too. */
+export const MAX_UPLOAD_ROWS = 100_000;
+
+/** Columns of one uploaded file's header. */
+export const MAX_UPLOAD_COLUMNS = 200;

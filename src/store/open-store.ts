@@ -24,6 +24,8 @@ import { settingsRepo } from './settings-repo.js';
 import { subscriptionsRepo } from './subscriptions-repo.js';
 import { tableStatistics } from './table-statistics.js';
 import { teamRepo } from './team-repo.js';
+import { uploadsRepo } from './uploads-repo.js';
+import { spreadsheetSheetsRepo } from './spreadsheet-sheets-repo.js';
 import { webSessionsRepo } from './web-sessions-repo.js';
 import { webhooksRepo } from './webhooks-repo.js';
 
@@ -48,6 +50,8 @@ export function repos(db: Queryable) {
     changes: changesRepo(db),
     metrics: metricsRepo(db),
     cashflow: cashflowRepo(db),
+    uploads: uploadsRepo(db),
+    spreadsheetSheets: spreadsheetSheetsRepo(db),
     notifications: notificationsRepo(db),
     jobs: jobsRepo(db),
     webhooks: webhooksRepo(db),

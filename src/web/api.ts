@@ -33,16 +33,25 @@ export function withQuery(path: string, query: Query = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
+/** A body sent as it is, with its own content type (an uploaded file), rather than as JSON. */
+class FileBody {
+  constructor(
+    readonly blob: Blob,
+    readonly type: string,
+  ) {}
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const raw = body instanceof FileBody ? body : undefined;
+  if (body !== undefined) headers['content-type'] = raw ? raw.type : 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw ? raw.blob : body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
     });
   } catch {
@@ -67,6 +76,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   get: <T>(path: string, query?: Query) => call<T>('GET', withQuery(path, query)),
   post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
+  /** POSTs a file's bytes as the body, with the given content type. */
+  postFile: <T>(path: string, blob: Blob, type: string) => call<T>('POST', path, new FileBody(blob, type)),
   put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
   patch: <T>(path: string, body: unknown) => call<T>('PATCH', path, body),
   delete: (path: string) => call<void>('DELETE', path),

@@ -17,7 +17,9 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface Request {
   url: string;
-  payload?: object;
+  /** JSON, unless `contentType` says otherwise. */
+  payload?: object | string;
+  contentType?: string;
   status: number;
   /** Part of the JSON answer that must match, where the status alone does not tell. */
   answer?: object;
@@ -135,6 +137,10 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /data/data-sources/{id}/abort': dataSource(409),
   'POST /data/data-sources/{id}/reset': dataSource(200),
   'POST /data/data-sources/{id}/connect': dataSource(409, { api_key: 'rk_test_x' }),
+  // Sheets belong to spreadsheet sources; "Billing" is a csv source.
+  'GET /data/data-sources/{id}/sheets': dataSource(409),
+  'PUT /data/data-sources/{id}/sheets': dataSource(409, { customers: null }),
+  'POST /data/data-sources/{id}/sync': dataSource(409),
   // The "Billing" source is no processor-a source; the other's sources are not found.
   'POST /oauth/processor-a/deauthorize': {
     own: (self, path) => [{ url: path, status: 409, payload: { data_source: self.billingSource } }],
@@ -252,6 +258,33 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /data/subscriptions/{id}': record('sub_1', 200),
   'PUT /data/subscriptions/{id}': record('sub_1', 200, { quantity: 3 }),
   'DELETE /data/subscriptions/{id}': record('sub_2', 200),
+
+  // Each account's "Billing" source takes a file; the other's is not found.
+  'POST /data/uploads': {
+    own: (self, path) => [
+      {
+        url: `${path}?kind=customers&data_source=${self.billingSource}`,
+        status: 201,
+        payload: 'id,name\nc9,Uploaded\n',
+        contentType: 'text/csv',
+      },
+    ],
+    foreign: (other, path) => [
+      {
+        url: `${path}?kind=customers&data_source=${other.billingSource}`,
+        status: 404,
+        payload: 'id,name\nc9,Uploaded\n',
+        contentType: 'text/csv',
+      },
+    ],
+  },
+  'GET /data/uploads/{id}': generated((account) => account.uploads.mapped, 200),
+  'PUT /data/uploads/{id}/mapping': generated((account) => account.uploads.mapped, 200, {
+    id: 'id',
+    name: 'name',
+  }),
+  // A second upload, so that its import runs while the first one's mapping changes.
+  'POST /data/uploads/{id}/import': generated((account) => account.uploads.imported, 202),
 
   'GET /customers': reads('', 'status=all&q=corp'),
   'GET /customers/{customerId}': record('c1', 200),
@@ -404,7 +437,10 @@ function send(
   return app.inject({
     method,
     url: request.url,
-    headers: { authorization: `Bearer ${key}` },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(request.contentType ? { 'content-type': request.contentType } : {}),
+    },
     ...(request.payload ? { payload: request.payload } : {}),
   });
 }

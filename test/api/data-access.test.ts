@@ -160,6 +160,8 @@ describe.each(STORE_KINDS)('/data access on %s', (kind) => {
       '/data/data-sources/{id}/full-import',
       '/data/data-sources/{id}/progress',
       '/data/data-sources/{id}/reset',
+      '/data/data-sources/{id}/sheets',
+      '/data/data-sources/{id}/sync',
       '/data/invoices',
       '/data/invoices/{id}',
       '/data/plan-groups',
@@ -170,6 +172,10 @@ describe.each(STORE_KINDS)('/data access on %s', (kind) => {
       '/data/segments/{id}',
       '/data/subscriptions',
       '/data/subscriptions/{id}',
+      '/data/uploads',
+      '/data/uploads/{id}',
+      '/data/uploads/{id}/import',
+      '/data/uploads/{id}/mapping',
     ]);
     const planBody = doc.paths['/data/plans'].post.requestBody.content['application/json'].schema;
     expect(planBody.anyOf[0].required).toEqual(['id', 'name', 'billing_freq', 'currency']);

@@ -105,6 +105,7 @@ export async function createTestApp(
     },
     async close() {
       await services.imports.close();
+      await Promise.all([services.spreadsheets.close(), services.uploads.close()]);
       await app.close();
       await services.notifications.settled();
       await jobs?.stop();

@@ -35,6 +35,8 @@ export interface TwinAccount extends TestAccount {
   segment: string;
   /** A webhook for churn to a URL of the flavour's own domain. */
   webhook: string;
+  /** Two uploads of plans into the "Billing" source: one to read and map, one to import. */
+  uploads: { mapped: string; imported: string };
   keyIds: string[];
   memberId: string;
 }
@@ -208,6 +210,17 @@ export async function seedTwin(t: TestApp, f: Flavour): Promise<TwinAccount> {
     role: 'owner',
   });
   await t.services.apiKeys.create(account.id, { name: `${f.name} dashboard`, accessLevel: 'viewer' });
+  const upload = async () => {
+    const response = await t.call(key, {
+      method: 'POST',
+      url: `/data/uploads?kind=plans&data_source=${billingSource}`,
+      headers: { 'content-type': 'text/csv' },
+      payload: `id,name,billing_freq,currency\nuploaded,${f.name} uploaded,month,usd\n`,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ id: string }>().id;
+  };
+  const uploads = { mapped: await upload(), imported: await upload() };
   const sources = await t.services.dataSources.list(account.id, 'api');
   return {
     ...account,
@@ -217,6 +230,7 @@ export async function seedTwin(t: TestApp, f: Flavour): Promise<TwinAccount> {
     planGroup,
     segment,
     webhook,
+    uploads,
     keyIds: (await t.services.apiKeys.list(account.id)).map((apiKey) => apiKey.id),
     memberId: member.id,
   };
@@ -237,6 +251,8 @@ export function markersOf(account: TwinAccount): RegExp[] {
     account.planGroup,
     account.segment,
     account.webhook,
+    account.uploads.mapped,
+    account.uploads.imported,
     account.memberId,
     ...account.keyIds,
   ];

@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { forgetFilterOptions } from '../components/filter-bar.js';
 import { Actions, ErrorText, Field, useActions, useSubmit } from '../components/form.js';
+import { FileUpload } from '../components/file-upload.js';
 import { ImportControl } from '../components/import-progress.js';
+import { SheetsControl } from '../components/sheets-control.js';
 import { canChange, ReadOnlyNote } from '../components/settings.js';
 import { dateTime } from '../format.js';
 import { href } from '../route.js';
@@ -10,7 +12,7 @@ import type { Session } from '../session.js';
 import { isConnector, loadSources, SOURCE_TYPES, type SourceType } from '../sources.js';
 import { useLoad } from '../use-load.js';
 
-/** The account's data sources: create and delete them, and follow and control their imports. */
+/** The account's data sources: create and delete them, follow and control their imports, upload files. */
 export function DataSources({ session }: { session: Session }) {
   const writable = canChange(session);
   const [sources, reload] = useLoad(loadSources, 'sources');
@@ -102,8 +104,10 @@ export function DataSources({ session }: { session: Session }) {
                     <td class="wide">
                       {isConnector(source) ? (
                         <ImportControl source={source} canChange={writable} />
+                      ) : source.type === 'spreadsheet' ? (
+                        <SheetsControl source={source} canChange={writable} />
                       ) : (
-                        <span class="muted">Records arrive through the API</span>
+                        <span class="muted">Records arrive through the API or an uploaded file</span>
                       )}
                     </td>
                     <Actions>
@@ -125,6 +129,7 @@ export function DataSources({ session }: { session: Session }) {
             </table>
           </div>
         ))}
+      {sources.state === 'done' && <FileUpload sources={sources.value} canChange={writable} />}
     </main>
   );
 }
