@@ -24,7 +24,8 @@ export interface ImportRun {
   runId: string;
 }
 
-type ImportIn = (
+/** One `/data` use case's bulk write inside a caller's transaction, as connectors and uploads call it. */
+export type ImportIn = (
   tx: Repos,
   accountId: string,
   items: unknown[],

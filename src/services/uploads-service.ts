@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { UploadKind } from '../engine/vocabulary.js';
-import type { Repos, Store } from '../store/open-store.js';
+import type { Store } from '../store/open-store.js';
 import type { ColumnMapping, RowError, UploadFormat, UploadRow } from '../store/uploads-repo.js';
 import type { ItemResult } from './bulk-import.js';
 import type { Clock } from './clock.js';
+import type { ImportIn } from './connector-pages.js';
 import { type CurrencyCheck, currencyChecker } from './currency-check.js';
 import type { CustomersService } from './customers-service.js';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors.js';
@@ -48,13 +49,6 @@ export interface UploadView {
   created_at: string;
   finished_at: string | null;
 }
-
-type ImportIn = (
-  tx: Repos,
-  accountId: string,
-  items: unknown[],
-  check: CurrencyCheck,
-) => Promise<ItemResult[]>;
 
 interface Task {
   controller: AbortController;
