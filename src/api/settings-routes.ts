@@ -2,6 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../services/index.js';
 import {
+  referenceFields,
+  referenceFieldsPatchSchema,
+  referenceFieldsSchema,
+  withReferenceFields,
+} from '../services/notification-reference-fields.js';
+import {
   CHAT_EVENTS,
   maskedNotifications,
   maskUrl,
@@ -13,6 +19,14 @@ import { authOf, requireAdmin } from './auth.js';
 import { accountProfileSchema, adminErrors, errorSchema, isoInstant } from './schemas.js';
 
 const syncStatus = z.enum(['syncing', 'complete', 'error']).nullable();
+
+const notificationsAnswerSchema = notificationSettingsSchema.extend(referenceFieldsSchema.shape);
+
+/** The settings as answered: chat URLs masked, the flat fields of the same settings beside them. */
+const notificationsAnswer = (settings: NotificationSettings) => ({
+  ...maskedNotifications(settings),
+  ...referenceFields(settings),
+});
 
 const processorSchema = z.object({
   connected: z.boolean(),
@@ -53,13 +67,13 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
 
     const allSettings = z.object({
       account: accountProfileSchema,
-      notifications: notificationSettingsSchema,
+      notifications: notificationsAnswerSchema,
       'processor-a': processorSchema,
       crm: crmSchema,
     });
     const readAll = async (accountId: string) => ({
       account: await services.accounts.profile(accountId),
-      notifications: maskedNotifications(await services.settings.notifications(accountId)),
+      notifications: notificationsAnswer(await services.settings.notifications(accountId)),
       'processor-a': await services.settings.processorA(accountId),
       crm: services.settings.crm(),
     });
@@ -127,12 +141,12 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Notification settings',
-          response: { 200: notificationSettingsSchema, ...adminErrors },
+          summary: 'Notification settings, nested, with the same as flat fields beside them',
+          response: { 200: notificationsAnswerSchema, ...adminErrors },
         },
       },
       async (request) =>
-        maskedNotifications(await services.settings.notifications(authOf(request).accountId)),
+        notificationsAnswer(await services.settings.notifications(authOf(request).accountId)),
     );
 
     app.put(
@@ -141,14 +155,19 @@ export function settingsRoutes(services: Services): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Change some notification settings; the rest stay as they are',
-          body: notificationSettingsPatchSchema,
-          response: { 200: notificationSettingsSchema, 400: errorSchema, ...adminErrors },
+          body: notificationSettingsPatchSchema.extend(referenceFieldsPatchSchema.shape),
+          response: { 200: notificationsAnswerSchema, 400: errorSchema, ...adminErrors },
         },
       },
-      async (request) =>
-        maskedNotifications(
-          await services.settings.updateNotifications(authOf(request).accountId, request.body),
-        ),
+      async (request) => {
+        const { email, chat, alerts, ...flat } = request.body;
+        const nested = { ...(email && { email }), ...(chat && { chat }), ...(alerts && { alerts }) };
+        return notificationsAnswer(
+          await services.settings.updateNotifications(authOf(request).accountId, (current) =>
+            withReferenceFields(current, flat, nested),
+          ),
+        );
+      },
     );
 
     // The hosted service's clients read and set each chat system on its own path.

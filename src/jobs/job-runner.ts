@@ -159,8 +159,10 @@ export function createJobRunner(store: Store, options: JobRunnerOptions = {}): J
     },
     async stop() {
       if (!started) return;
-      started = false;
+      // Sends stay open while running jobs finish: a job that queues its follow-ups (detection
+      // queues the deliveries) must not fail half-way because the server is stopping.
       await boss.stop({ graceful: true, close: false, timeout: options.stopTimeoutMs ?? 10_000 });
+      started = false;
       await queueDb.settled();
     },
     dead: (queue) => store.jobs.dead(queue === undefined ? {} : { queue }),

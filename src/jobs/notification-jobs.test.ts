@@ -37,14 +37,14 @@ describe('notificationJobs', () => {
 
   it('runs one account for a payload naming it, and the sweep for the cron payload {}', async () => {
     calls.length = 0;
-    await jobs.get('notify-detect')!.run({ accountId: 'a1' });
+    await jobs.get('notify-detect')!.run({ accountId: 'a1', version: 7 });
     await jobs.get('notify-detect')!.run({});
     await jobs.get('notify-digest')!.run({ accountId: 'a1', frequency: 'weekly', from: '2026-11-16' });
     await jobs.get('notify-digest')!.run({});
     await jobs.get('notify-alerts')!.run({});
     await jobs.get('notify-chat')!.run({ accountId: 'a1', system: 'teams', text: 'hi' });
     expect(calls).toEqual([
-      ['afterDataChange', 'a1'],
+      ['afterDataChange', 'a1', 7],
       ['detectChanged'],
       ['sendDigest', { accountId: 'a1', frequency: 'weekly', from: '2026-11-16' }],
       ['sendDueDigests'],

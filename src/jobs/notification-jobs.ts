@@ -23,7 +23,10 @@ export function notificationJobs(notifications: NotificationsService): JobDefini
       cron: '*/5 * * * *',
       run: (payload) =>
         typeof payload.accountId === 'string'
-          ? notifications.afterDataChange(payload.accountId)
+          ? notifications.afterDataChange(
+              payload.accountId,
+              typeof payload.version === 'number' ? payload.version : undefined,
+            )
           : notifications.detectChanged(),
     }),
     define<ChatJob>({ queue: NOTIFY_QUEUES.chat, retry: DELIVERY_RETRY, run: notifications.deliverChat }),

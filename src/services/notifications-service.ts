@@ -43,6 +43,8 @@ export const DETECTION_LOOKBACK_DAYS = 35;
 export const DIGEST_HOUR_UTC = 8;
 /** A burst of writes is detected once, this long after the first. */
 const DETECT_DELAY_MS = 2000;
+/** Events handed to the channels per detection; a longer backlog goes out with the next ones. */
+const UNTOLD_BATCH = 1000;
 /** Largest changes a digest lists. */
 const TOP_CHANGES = 5;
 
@@ -146,11 +148,16 @@ export function createNotificationsService(deps: NotificationDeps) {
       event: found.event,
       published: isNews(found, rule),
     }));
-    const inserted = await store.notifications.insertEvents(accountId, rows, clock.now());
-    const news = detected
-      .filter((found, index) => rows[index]!.published && inserted.has(found.event.key))
-      .map((found) => found.event);
+    await store.notifications.insertEvents(accountId, rows, clock.now());
+    // Every event to tell that is not told yet, this detection's and any an earlier one failed
+    // to hand over: the channels' sends are keyed, so handing one over twice sends it once.
+    const news = (await store.notifications.untold(accountId, UNTOLD_BATCH)) as RevenueEvent[];
     for (const publisher of publishers) await publisher.publish(news);
+    await store.notifications.markTold(
+      accountId,
+      news.map((event) => event.key),
+      clock.now(),
+    );
     await store.notifications.setDetectedVersion(accountId, snapshot.version);
     return news;
   }
@@ -323,7 +330,7 @@ export function createNotificationsService(deps: NotificationDeps) {
       store.changes.dataVersion(accountId).then((version) =>
         sender.send(
           NOTIFY_QUEUES.detect,
-          { accountId },
+          { accountId, version },
           {
             key: `detect:${accountId}:${version}`,
             startAfter: new Date(clock.now().getTime() + DETECT_DELAY_MS),
@@ -333,7 +340,13 @@ export function createNotificationsService(deps: NotificationDeps) {
     );
   }
 
-  async function afterDataChange(accountId: string): Promise<void> {
+  /**
+   * Detection and alerts after a write. A job for a data version an earlier detection already
+   * covered does nothing: a burst of writes queues one job per version, and the first that runs
+   * sees them all.
+   */
+  async function afterDataChange(accountId: string, version?: number): Promise<void> {
+    if (version !== undefined && (await store.notifications.detectedVersion(accountId)) >= version) return;
     await detectAndPublish(accountId);
     await evaluateAlerts(accountId);
   }

@@ -126,10 +126,14 @@ export function createSettingsService(store: Store) {
       return withDefaults(await store.settings.notifications(accountId));
     },
 
-    updateNotifications(accountId: string, patch: NotificationSettingsPatch): Promise<NotificationSettings> {
+    /** `patch`, or a function of the settings now that gives it, read under the same lock. */
+    updateNotifications(
+      accountId: string,
+      patch: NotificationSettingsPatch | ((current: NotificationSettings) => NotificationSettingsPatch),
+    ): Promise<NotificationSettings> {
       return store.transaction(async (tx) => {
         const current = withDefaults(await tx.settings.notifications(accountId, { forUpdate: true }));
-        const next = mergeNotifications(current, patch);
+        const next = mergeNotifications(current, typeof patch === 'function' ? patch(current) : patch);
         await tx.settings.saveNotifications(
           accountId,
           Object.fromEntries(GROUPS.map((group) => [group, next[group]])),

@@ -34,24 +34,47 @@ export function notificationsRepo(db: Queryable) {
       return new Map(rows.map((row) => [row.data_source_id, row.watched_since]));
     },
 
-    /** Inserts the events not recorded yet; returns the keys of those this call inserted. */
-    async insertEvents(
-      accountId: string,
-      events: readonly RevenueEventRow[],
-      at: Date,
-    ): Promise<Set<string>> {
-      if (events.length === 0) return new Set();
-      const rows = await db.query<{ event_key: string }>(
+    /** Inserts the events not recorded yet; one recorded before stays as it was. */
+    async insertEvents(accountId: string, events: readonly RevenueEventRow[], at: Date): Promise<void> {
+      if (events.length === 0) return;
+      await db.query(
         `insert into revenue_events
            (account_id, event_key, data_source_id, kind, occurred_on, event, published, detected_at)
          select $1::uuid, e.key, e."dataSourceId", e.kind, e."occurredOn", e.event, e.published, $3
          from json_to_recordset($2::json)
            as e(key text, "dataSourceId" uuid, kind text, "occurredOn" date, event jsonb, published boolean)
-         on conflict do nothing
-         returning event_key`,
+         on conflict do nothing`,
         [accountId, JSON.stringify(events), at.toISOString()],
       );
-      return new Set(rows.map((row) => row.event_key));
+    },
+
+    /** Events to publish that no detection has finished publishing yet, oldest first. */
+    async untold(accountId: string, limit: number): Promise<unknown[]> {
+      const rows = await db.query<{ event: unknown }>(
+        `select event from revenue_events
+         where account_id = $1 and published and told_at is null
+         order by occurred_on, event_key limit $2`,
+        [accountId, limit],
+      );
+      return rows.map((row) => row.event);
+    },
+
+    async markTold(accountId: string, keys: readonly string[], at: Date): Promise<void> {
+      if (keys.length === 0) return;
+      await db.query(
+        `update revenue_events set told_at = $3
+         where account_id = $1 and event_key = any($2::text[]) and told_at is null`,
+        [accountId, keys, at.toISOString()],
+      );
+    },
+
+    /** The data version detection last ran on, 0 before the first. */
+    async detectedVersion(accountId: string): Promise<number> {
+      const [row] = await db.query<{ detected_version: string | number }>(
+        'select detected_version from notification_state where account_id = $1',
+        [accountId],
+      );
+      return row === undefined ? 0 : Number(row.detected_version);
     },
 
     /** The account's recorded events, newest first: for tests and a later read route. */

@@ -17,6 +17,18 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
   const put = (payload: unknown, key = account.adminKey) =>
     t.call(key, { method: 'PUT', url: '/v1/settings/notifications', payload: payload as object });
 
+  /** The hosted service's flat fields, answered beside the nested ones: all off by default. */
+  const flat = (on: Record<string, boolean> = {}) => ({
+    daily_report: false,
+    weekly_report: false,
+    monthly_report: false,
+    expansion_alert_threshold: null,
+    contraction_alert_threshold: null,
+    notify_scheduled_churn: false,
+    notify_failed_payment: false,
+    ...on,
+  });
+
   it('starts from the documented defaults', async () => {
     const response = await get('/settings/notifications');
     expect(response.statusCode).toBe(200);
@@ -24,6 +36,7 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
       email: { enabled: false, recipients: [], frequency: 'weekly' },
       chat: { enabled: false, channel: '', events: [], slack_webhook_url: '', teams_webhook_url: '' },
       alerts: { churn_threshold: 0, mrr_drop_threshold: 0 },
+      ...flat(),
     });
   });
 
@@ -33,6 +46,7 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     expect(first.json()).toEqual({
       ...DEFAULT_NOTIFICATIONS,
       email: { enabled: true, recipients: ['cfo@example.com'], frequency: 'weekly' },
+      ...flat({ weekly_report: true }),
     });
 
     const second = await put({
@@ -49,6 +63,7 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
         teams_webhook_url: '',
       },
       alerts: { churn_threshold: 50000, mrr_drop_threshold: 0 },
+      ...flat({ weekly_report: true }),
     };
     expect(second.json()).toEqual(expected);
     expect((await get('/settings/notifications')).json()).toEqual(expected);
@@ -91,6 +106,18 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
     [{ sms: { enabled: true } }, 'Unknown body field: sms'],
     [{ email: { enabled: true, cc: [] } }, 'Unknown body field in "email": cc'],
     [[], 'Invalid body: Invalid input: expected object, received array'],
+    [
+      { daily_report: true, weekly_report: true },
+      'Email digests go out at one frequency: set at most one of daily_report, weekly_report, monthly_report to true',
+    ],
+    [
+      { expansion_alert_threshold: 5000 },
+      'expansion_alert_threshold is not supported: set alerts.churn_threshold or alerts.mrr_drop_threshold',
+    ],
+    [
+      { weekly_report: 'yes' },
+      'Invalid body field "weekly_report": Invalid input: expected boolean, received string',
+    ],
   ])('rejects %j with a 400 naming the field and changes nothing', async (body, message) => {
     const before = (await get('/settings/notifications')).json();
     const response = await put(body);
@@ -101,7 +128,34 @@ describe.each(STORE_KINDS)('settings endpoints on %s', (kind) => {
 
   it('keeps each account its own settings', async () => {
     const other = await t.newAccount('Other');
-    expect((await get('/settings/notifications', other.adminKey)).json()).toEqual(DEFAULT_NOTIFICATIONS);
+    expect((await get('/settings/notifications', other.adminKey)).json()).toEqual({
+      ...DEFAULT_NOTIFICATIONS,
+      ...flat(),
+    });
+  });
+
+  it("takes the hosted service's flat fields as another way to write the same settings", async () => {
+    const other = await t.newAccount('Flat');
+    const putFlat = (payload: object) =>
+      t.call(other.adminKey, { method: 'PUT', url: '/settings/notifications', payload });
+    // A true report flag turns email on at that frequency.
+    const daily = (await putFlat({ daily_report: true, notify_failed_payment: true })).json();
+    expect(daily).toMatchObject({
+      email: { enabled: true, frequency: 'daily' },
+      chat: { events: ['failed_payment'] },
+      ...flat({ daily_report: true, notify_failed_payment: true }),
+    });
+    // False for another frequency changes nothing; for the one in effect, email goes off.
+    expect((await putFlat({ monthly_report: false })).json().email.enabled).toBe(true);
+    const off = (await putFlat({ daily_report: false, notify_failed_payment: false })).json();
+    expect(off).toMatchObject({ email: { enabled: false, frequency: 'daily' }, chat: { events: [] } });
+    // Nested fields in the same body win, and a read sent back as is changes nothing.
+    const nested = (await putFlat({ weekly_report: true, email: { frequency: 'monthly' } })).json();
+    expect(nested).toMatchObject({
+      email: { enabled: true, frequency: 'monthly' },
+      ...flat({ monthly_report: true }),
+    });
+    expect((await putFlat(nested)).json()).toEqual(nested);
   });
 
   it('reports processor-a as not connected until a connector connects it', async () => {

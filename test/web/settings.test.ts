@@ -231,6 +231,14 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
         teams_webhook_url: '',
       },
       alerts: { churn_threshold: 25000, mrr_drop_threshold: 5 },
+      // The same settings as the hosted service's flat fields.
+      daily_report: false,
+      weekly_report: false,
+      monthly_report: true,
+      expansion_alert_threshold: null,
+      contraction_alert_threshold: null,
+      notify_scheduled_churn: false,
+      notify_failed_payment: true,
     };
     expect(await t.read(account.adminKey, '/settings/notifications')).toEqual(saved);
     // The page now shows the URL masked; saving it again keeps the whole URL.

@@ -1,5 +1,5 @@
 -- Revenue events told to people and systems (docs/notifications.md). Each event is recorded
--- once per account and key; only the insert that creates the row publishes it.
+-- once per account and key, and published until its channels have taken it (told_at).
 create table revenue_events (
   account_id uuid not null references accounts (account_id) on delete cascade,
   event_key text not null,
@@ -11,6 +11,9 @@ create table revenue_events (
   -- False for an event recorded without being told: history of an import, or too old.
   published boolean not null,
   detected_at timestamptz not null,
+  -- Set once every channel has queued the event's deliveries; a published event without it is
+  -- published again by the next detection (the deliveries are keyed, so nothing is sent twice).
+  told_at timestamptz,
   primary key (account_id, event_key),
   foreign key (account_id, data_source_id) references data_sources (account_id, data_source_id)
     on delete cascade
