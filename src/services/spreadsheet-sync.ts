@@ -13,6 +13,25 @@ const SYNC_ORDER: readonly UploadKind[] = ['customers', 'plans', 'subscriptions'
 
 /** How long one sheet may take to arrive. */
 const FETCH_TIMEOUT_MS = 60_000;
+const MAX_REDIRECTS = 5;
+
+/**
+ * Whether `url` lies under `base`: the same origin, and a path that starts with the base's once
+ * both are normalised, so `..` segments cannot climb out of it.
+ */
+export function underBase(url: string, base: string): boolean {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return false;
+  }
+  const root = new URL(base);
+  const prefix = root.pathname.endsWith('/') ? root.pathname : `${root.pathname}/`;
+  return (
+    target.origin === root.origin && (target.pathname === root.pathname || target.pathname.startsWith(prefix))
+  );
+}
 
 export interface SpreadsheetSettings {
   /** Sheet addresses must start with it: the server fetches nothing else. */
@@ -68,16 +87,51 @@ export function createSpreadsheetSync(
     }
   }
 
+  /**
+   * The sheet's bytes, read no further than the size a file may have. Redirects are followed by
+   * hand (published sheets redirect to their file host), at most a few and only to https or to
+   * the base address's own origin, so a sheet address cannot lead to a plain-http internal service.
+   */
   async function fetchSheet(url: string): Promise<Buffer> {
-    const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-    if (!response.ok) throw new Error(`The sheet at ${url} answered HTTP ${response.status}`);
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > settings.maxBytes) {
-      throw new Error(
-        `The sheet at ${url} has ${bytes.length} bytes, more than the ${settings.maxBytes} a file may have`,
-      );
+    if (!underBase(url, settings.baseUrl))
+      throw new Error(`The sheet at ${url} is not under ${settings.baseUrl}`);
+    let address = url;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const response = await fetch(address, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location !== null) {
+        await response.body?.cancel();
+        const next = new URL(location, address);
+        if (next.protocol !== 'https:' && next.origin !== new URL(settings.baseUrl).origin)
+          throw new Error(
+            `The sheet at ${url} redirects to ${next.origin}, which is neither https nor its own server`,
+          );
+        address = next.href;
+        continue;
+      }
+      if (!response.ok) throw new Error(`The sheet at ${url} answered HTTP ${response.status}`);
+      return readCapped(response, url);
     }
-    return bytes;
+    throw new Error(`The sheet at ${url} redirects more than ${MAX_REDIRECTS} times`);
+  }
+
+  async function readCapped(response: Response, url: string): Promise<Buffer> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const body = response.body as ReadableStream<Uint8Array> | null;
+    if (body === null) return Buffer.alloc(0);
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > settings.maxBytes) {
+        await body.cancel().catch(() => {});
+        throw new Error(`The sheet at ${url} has more than the ${settings.maxBytes} bytes a file may have`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
   }
 
   /** Reads one sheet into an upload and imports it; answers the upload and why it failed, if it did. */
@@ -114,6 +168,10 @@ export function createSpreadsheetSync(
         ...result,
         at: clock.now().toISOString(),
       });
+      // Each sync keeps only its own copy of the sheet's rows: an hourly sync would otherwise
+      // hold a week of full copies until uploads expire.
+      if (sheet.last_upload_id !== null && sheet.last_upload_id !== result.uploadId)
+        await store.uploads.delete(accountId, sheet.last_upload_id);
     }
   }
 
@@ -150,7 +208,7 @@ export function createSpreadsheetSync(
     ): Promise<SheetView[]> {
       await spreadsheetSource(accountId, dataSourceId);
       for (const [kind, url] of Object.entries(urls)) {
-        if (url && !url.startsWith(settings.baseUrl)) {
+        if (url && !underBase(url, settings.baseUrl)) {
           throw new InvalidInputError(
             `The ${kind} sheet must be an address starting with ${settings.baseUrl}`,
           );

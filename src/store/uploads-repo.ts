@@ -168,6 +168,11 @@ export function uploadsRepo(db: Queryable) {
       return db.query(`select account_id, upload_id from uploads where state = 'running'`);
     },
 
+    /** Deletes one upload with its rows; an import running on it must have ended. */
+    async delete(accountId: string, uploadId: string): Promise<void> {
+      await db.query('delete from uploads where account_id = $1 and upload_id = $2', [accountId, uploadId]);
+    },
+
     /** Deletes the account's uploads made before `before`, with their rows. */
     async deleteOlder(accountId: string, before: string): Promise<void> {
       await db.query('delete from uploads where account_id = $1 and created_at < $2', [accountId, before]);

@@ -8,9 +8,16 @@ const RATES = 'Date,USD\n2026-09-01,1.20\n';
 
 /** What the local "published sheets" server answers, by path; edited by the tests. */
 const sheets = new Map<string, string>();
+/** Paths the server answers with a redirect to the given address, as published sheets do. */
+const redirects = new Map<string, string>();
 
 function serveSheets(): Promise<Server> {
   const server = createServer((request, response) => {
+    const target = redirects.get(request.url ?? '');
+    if (target !== undefined) {
+      response.writeHead(307, { location: target }).end();
+      return;
+    }
     const body = sheets.get(request.url ?? '');
     if (body === undefined) {
       response.writeHead(404).end('not found');
@@ -108,6 +115,9 @@ describe.each(STORE_KINDS)('spreadsheet sources on %s', (kind) => {
       null,
     ]);
     expect(second[0].last_upload).not.toBe(first[0].last_upload);
+    // Each sync keeps only its own copy of the rows.
+    expect((await call('GET', `/data/uploads/${first[0].last_upload}`)).statusCode).toBe(404);
+    expect((await call('GET', `/data/uploads/${second[0].last_upload}`)).statusCode).toBe(200);
     expect(columns(await list('/data/customers'), 'id', 'name')).toEqual([
       ['c1', 'Ann Lee'],
       ['c2', 'Bo'],
@@ -155,14 +165,35 @@ describe.each(STORE_KINDS)('spreadsheet sources on %s', (kind) => {
     expect(columns(await list('/data/customers'), 'id')).toEqual([['c1'], ['c2'], ['c3'], ['c4']]);
   });
 
+  it('follows a redirect on its own server, and none to plain http elsewhere', async () => {
+    sheets.set('/sheets/moved.csv', 'id,name\nc9,Moved\n');
+    redirects.set('/sheets/customers.csv', `${base}moved.csv`);
+    redirects.set('/sheets/plans.csv', 'http://localhost:9/latest/meta-data');
+    await call('PUT', `/data/data-sources/${source}/sheets`, { plans: `${base}plans.csv` });
+    try {
+      const result = await synced();
+      expect(result.find((sheet: { kind: string }) => sheet.kind === 'customers').last_error).toBeNull();
+      expect(columns(await list('/data/customers'), 'id')).toContainEqual(['c9']);
+      expect(result.find((sheet: { kind: string }) => sheet.kind === 'plans').last_error).toBe(
+        `The sheet at ${base}plans.csv redirects to http://localhost:9, which is neither https nor its own server`,
+      );
+    } finally {
+      redirects.clear();
+    }
+  });
+
   it('answers 400 for an address outside the base URL, 404 and 409 for the wrong source', async () => {
-    const outside = await call('PUT', `/data/data-sources/${source}/sheets`, {
-      customers: 'http://169.254.169.254/latest',
-    });
-    expect([outside.statusCode, outside.json()]).toEqual([
-      400,
-      { error: `The customers sheet must be an address starting with ${base}` },
-    ]);
+    for (const address of [
+      'http://169.254.169.254/latest',
+      `${base}../admin`,
+      `${base.slice(0, -1)}-other/x.csv`,
+    ]) {
+      const outside = await call('PUT', `/data/data-sources/${source}/sheets`, { customers: address });
+      expect([outside.statusCode, outside.json()], address).toEqual([
+        400,
+        { error: `The customers sheet must be an address starting with ${base}` },
+      ]);
+    }
     const unknownKind = await call('PUT', `/data/data-sources/${source}/sheets`, { refunds: `${base}x.csv` });
     expect([unknownKind.statusCode, unknownKind.json()]).toEqual([
       400,
