@@ -68,8 +68,13 @@ export function createProfileService(store: Store) {
     return { accountId: subject.accountId, memberId: owner };
   }
 
-  async function view(row: MemberProfileRow): Promise<Profile> {
+  /**
+   * For a signed-in member, every account of their email; for an API key only its own, since
+   * the key speaks for one account and must not learn of the owner's others.
+   */
+  async function view(row: MemberProfileRow, subject: ProfileSubject): Promise<Profile> {
     const { first, last } = names(row);
+    const accounts = await store.team.accountsOf(row.email);
     return {
       id: row.member_id,
       email: row.email,
@@ -77,7 +82,10 @@ export function createProfileService(store: Store) {
       last_name: last,
       locale: row.locale,
       timezone: row.time_zone,
-      accounts: await store.team.accountsOf(row.email),
+      accounts:
+        'memberId' in subject
+          ? accounts
+          : accounts.filter((account) => account.account_id === subject.accountId),
     };
   }
 
@@ -92,7 +100,7 @@ export function createProfileService(store: Store) {
 
   return {
     async get(subject: ProfileSubject): Promise<Profile> {
-      return view((await current(subject)).row);
+      return view((await current(subject)).row, subject);
     },
 
     async update(subject: ProfileSubject, input: ProfileChangeInput): Promise<Profile> {
@@ -111,7 +119,7 @@ export function createProfileService(store: Store) {
       const name = [first, last].filter((part) => part !== null).join(' ');
       const updated = await store.team.updateProfile(key.accountId, key.memberId, { ...stored, name });
       if (!updated) throw new NotFoundError('Team member not found');
-      return view(updated);
+      return view(updated, subject);
     },
   };
 }

@@ -99,6 +99,15 @@ describe.each(STORE_KINDS)('/profile on %s', (kind) => {
       });
     });
 
+    it("lists the member's other accounts to their session, never to another account's key", async () => {
+      const second = await t.newAccount('Second');
+      const secondOwner = await setUpOwner(t, second.id, 'olive@example.com');
+      const mine = (await secondOwner.call({ method: 'GET', url: '/profile' })).json();
+      expect(mine.accounts.map((entry: { name: string }) => entry.name)).toEqual(['Acme', 'Second']);
+      const byKey = (await withKey('GET', second.adminKey)).json();
+      expect(byKey.accounts).toEqual([{ account_id: second.id, name: 'Second', role: 'owner' }]);
+    });
+
     it('refuses a session change without its CSRF token', async () => {
       const response = await owner.call(
         { method: 'PUT', url: '/profile', payload: { first_name: 'X' } },
