@@ -24,6 +24,7 @@ function queries(today: string): Record<string, string> {
   return {
     '/reports/mrr': `interval=month&date=${compact(range.from)}-${compact(range.to)}`,
     '/reports/custom-variables': 'key=industry',
+    '/reports/mrr-subtypes': 'type=expansion',
   };
 }
 
