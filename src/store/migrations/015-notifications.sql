@@ -18,6 +18,10 @@ create table revenue_events (
   foreign key (account_id, data_source_id) references data_sources (account_id, data_source_id)
     on delete cascade
 );
+-- Each detection reads the account's events still to tell; recorded history grows for years,
+-- the untold ones stay a handful.
+create index revenue_events_untold on revenue_events (account_id, occurred_on, event_key)
+  where published and told_at is null;
 
 -- The day detection first saw each data source, by the service's clock: events up to that day
 -- are the source's history, recorded but not published.
