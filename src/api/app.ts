@@ -66,6 +66,11 @@ export interface AppOptions {
   trustProxy?: boolean | string;
   /** The built web app; absent: `dist/web` of this checkout. */
   webRoot?: string;
+  /**
+   * Absent or true: every write asks for revenue-event detection (docs/notifications.md).
+   * Tests that do not look at notifications turn it off: each detection rebuilds the account.
+   */
+  detectAfterWrites?: boolean;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -128,7 +133,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const limiter = rateLimiter(options.rateLimits ?? NO_RATE_LIMITS);
   registerAuthentication(app, services.apiKeys, services.webAuth, limiter);
   registerInputGuards(app);
-  registerDataChangeHook(app, services);
+  if (options.detectAfterWrites !== false) registerDataChangeHook(app, services);
 
   await app.register(swagger, {
     openapi: {

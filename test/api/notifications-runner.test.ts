@@ -17,7 +17,7 @@ describe.each(STORE_KINDS)('revenue events through the job runner on %s', (kind)
       kind,
       {},
       { webhooks: { retry: { limit: 2, delaySeconds: 0 }, timeoutMs: 2000 } },
-      { jobs: { pollingIntervalSeconds: 0.5, onError: () => {} } },
+      { jobs: { pollingIntervalSeconds: 0.5, onError: () => {} }, detect: true },
     );
   });
   afterAll(async () => {

@@ -34,7 +34,7 @@ describe.each(STORE_KINDS)('notifications on %s', (kind) => {
   beforeAll(async () => {
     chat = await httpReceiver();
     inbox = await smtpInbox();
-    t = await createTestApp(kind, {}, { smtp: inbox.smtp });
+    t = await createTestApp(kind, {}, { smtp: inbox.smtp }, { detect: true });
   });
   afterAll(async () => {
     await t.close();

@@ -49,8 +49,12 @@ export async function createTestApp(
   kind: StoreKind,
   options: AppOptions = {},
   serviceOptions: ServiceOptions = {},
-  /** With `jobs`, a job runner runs every job definition (slower to start and stop: opt in). */
-  testOptions: { jobs?: JobRunnerOptions } = {},
+  /**
+   * With `jobs`, a job runner runs every job definition (slower to start and stop: opt in).
+   * With `detect`, writes ask for revenue-event detection as in production (opt in: each one
+   * rebuilds the account's snapshot a moment later, which most tests only wait for).
+   */
+  testOptions: { jobs?: JobRunnerOptions; detect?: boolean } = {},
 ): Promise<TestApp> {
   const testStore = await openTestStore(kind);
   const clock = fixedClock(TEST_NOW);
@@ -60,7 +64,7 @@ export async function createTestApp(
     ...(jobs ? { jobs: jobs.sender } : {}),
   });
   await jobs?.start(jobDefinitions(services));
-  const app = await buildApp(services, options);
+  const app = await buildApp(services, { detectAfterWrites: testOptions.detect === true, ...options });
   const call = (key: string | undefined, injectOptions: InjectOptions) => {
     const headers = { ...injectOptions.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
     return app.inject({ ...injectOptions, headers });
