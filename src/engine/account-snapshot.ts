@@ -84,6 +84,50 @@ export function funnelColumns(customers: readonly CustomerView[]): FunnelColumns
   };
 }
 
+/** A customer's identity in a snapshot: its data source and id (a uuid holds no space). */
+export function customerKey(dataSourceId: string, id: string): string {
+  return `${dataSourceId} ${id}`;
+}
+
+/**
+ * The snapshot's customer order, by data source then id as JavaScript compares strings: the
+ * same whether a snapshot was read whole or patched, so reports add in the same order.
+ */
+export function compareCustomers(a: CustomerView, b: CustomerView): number {
+  if (a.dataSourceId !== b.dataSourceId) return a.dataSourceId < b.dataSourceId ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The customers in snapshot order; already in it (the usual case), they are not copied. */
+export function inSnapshotOrder(customers: CustomerView[]): CustomerView[] {
+  for (let i = 1; i < customers.length; i++) {
+    if (compareCustomers(customers[i - 1]!, customers[i]!) > 0) return customers.sort(compareCustomers);
+  }
+  return customers;
+}
+
+/**
+ * A snapshot's customers after some were re-derived: every customer whose key is in `changed`
+ * leaves, and `fresh` (their current views; a deleted customer has none) joins in order.
+ */
+export function patchCustomers(
+  customers: readonly CustomerView[],
+  changed: ReadonlySet<string>,
+  fresh: readonly CustomerView[],
+): CustomerView[] {
+  const joining = [...fresh].sort(compareCustomers);
+  const patched: CustomerView[] = [];
+  let next = 0;
+  for (const customer of customers) {
+    if (changed.has(customerKey(customer.dataSourceId, customer.id))) continue;
+    while (next < joining.length && compareCustomers(joining[next]!, customer) < 0)
+      patched.push(joining[next++]!);
+    patched.push(customer);
+  }
+  while (next < joining.length) patched.push(joining[next++]!);
+  return patched;
+}
+
 export function buildAccountSnapshot(version: number, customers: readonly CustomerView[]): AccountSnapshot {
   return {
     version,

@@ -1,4 +1,11 @@
-import { type AccountSnapshot, buildAccountSnapshot, type CustomerView } from '../engine/account-snapshot.js';
+import {
+  type AccountSnapshot,
+  buildAccountSnapshot,
+  customerKey,
+  type CustomerView,
+  inSnapshotOrder,
+  patchCustomers,
+} from '../engine/account-snapshot.js';
 import { customerTimeline, DEFAULT_GRACE_DAYS } from '../engine/customer-timeline.js';
 import { hasCurrentDiscount, pricingModels } from '../engine/customer-traits.js';
 import { dayNumber, dayString } from '../engine/days.js';
@@ -10,6 +17,7 @@ import type {
   PaymentMethodRow,
   SnapshotCustomerRow,
   SnapshotMovementRow,
+  SnapshotPage,
 } from '../store/metrics-repo.js';
 import type { Repos, Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
@@ -23,6 +31,19 @@ const BATCH = 500;
 
 /** Customers read per page when a snapshot is built. */
 const SNAPSHOT_PAGE = 10_000;
+
+/** How long the store remembers which customers each refresh re-derived. */
+const DERIVED_CHANGES_KEPT_S = 3600;
+/** A snapshot is patched only while that memory surely reaches back to it (clocks may differ). */
+const PATCH_HORIZON_MS = 50 * 60_000;
+/** How often one process prunes that memory of an account. */
+const PRUNE_EVERY_MS = 60_000;
+/**
+ * A patch reads the changed customers by key; past this many, and past a fifth of the
+ * account, reading the whole account in pages costs no more.
+ */
+const PATCH_MAX_KEYS = 2000;
+const PATCH_MAX_SHARE = 0.2;
 
 function groupByCustomer<T extends { data_source_id: string; customer_id: string }>(rows: readonly T[]) {
   const groups = new Map<string, T[]>();
@@ -44,6 +65,11 @@ function toMovement(row: SnapshotMovementRow): Movement {
     scheduled: row.scheduled,
     knownDay: row.known_day === null ? null : dayNumber(row.known_day),
   };
+}
+
+function customerViews(page: SnapshotPage): CustomerView[] {
+  const movements = groupByCustomer(page.movements);
+  return page.customers.map((row) => customerView(row, movements));
 }
 
 function customerView(
@@ -137,8 +163,10 @@ export function createMetricsService(
   clock: Clock,
   graceDays = DEFAULT_GRACE_DAYS,
 ) {
-  const snapshots = new Map<string, AccountSnapshot>();
-  const building = new Map<string, Promise<AccountSnapshot>>();
+  /** Each account's latest snapshot, and when the data version it holds was read. */
+  const snapshots = new Map<string, { snapshot: AccountSnapshot; versionReadAt: number }>();
+  const building = new Map<string, { version: number; done: Promise<AccountSnapshot> }>();
+  const prunedAt = new Map<string, number>();
 
   async function recompute(
     tx: Repos,
@@ -209,19 +237,45 @@ export function createMetricsService(
     }
   }
 
-  async function build(accountId: string, version: number): Promise<AccountSnapshot> {
-    await refresh(accountId);
-    const customers = await store.transaction(async (tx) => {
+  /**
+   * The customers of a snapshot of `version`: the held snapshot's, patched with the customers
+   * re-derived since its version, or the whole account read again when there are many, or the
+   * held one is older than the store's memory of them (docs/decisions.md, "Snapshots are
+   * patched"). Under the account's lock, after the refresh: nothing is derived meanwhile.
+   */
+  async function customersOf(accountId: string, versionReadAt: number): Promise<CustomerView[]> {
+    const held = snapshots.get(accountId);
+    return store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
-      const views: CustomerView[] = [];
-      for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE)) {
-        const movements = groupByCustomer(page.movements);
-        for (const row of page.customers) views.push(customerView(row, movements));
+      if ((prunedAt.get(accountId) ?? 0) < versionReadAt - PRUNE_EVERY_MS) {
+        prunedAt.set(accountId, versionReadAt);
+        await tx.metrics.pruneDerivedChanges(accountId, DERIVED_CHANGES_KEPT_S);
       }
-      return views;
+      if (held && versionReadAt - held.versionReadAt < PATCH_HORIZON_MS) {
+        const previous = held.snapshot.customers;
+        const changed = await tx.metrics.derivedSince(accountId, held.snapshot.version);
+        if (changed.length <= Math.max(PATCH_MAX_KEYS, previous.length * PATCH_MAX_SHARE)) {
+          const fresh =
+            changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
+          return patchCustomers(
+            previous,
+            new Set(changed.map((key) => customerKey(key.dataSourceId, key.id))),
+            fresh,
+          );
+        }
+      }
+      const views: CustomerView[] = [];
+      for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE))
+        views.push(...customerViews(page));
+      return inSnapshotOrder(views);
     });
-    const snapshot = buildAccountSnapshot(version, customers);
-    snapshots.set(accountId, snapshot);
+  }
+
+  async function build(accountId: string, version: number): Promise<AccountSnapshot> {
+    const versionReadAt = Date.now();
+    await refresh(accountId);
+    const snapshot = buildAccountSnapshot(version, await customersOf(accountId, versionReadAt));
+    snapshots.set(accountId, { snapshot, versionReadAt });
     return snapshot;
   }
 
@@ -231,13 +285,21 @@ export function createMetricsService(
     /** The account's snapshot, reflecting every write committed before the call. */
     async snapshot(accountId: string): Promise<AccountSnapshot> {
       const version = await store.changes.dataVersion(accountId);
-      const cached = snapshots.get(accountId);
+      const cached = snapshots.get(accountId)?.snapshot;
       if (cached && cached.version === version) return cached;
       const pending = building.get(accountId);
-      if (pending) return pending;
-      const next = build(accountId, version).finally(() => building.delete(accountId));
-      building.set(accountId, next);
-      return next;
+      if (pending && pending.version >= version) return pending.done;
+      // A build of an older version may lack this caller's writes: the next one starts after it.
+      const done = (pending?.done.catch(() => undefined) ?? Promise.resolve()).then(() =>
+        build(accountId, version),
+      );
+      const entry = { version, done };
+      building.set(accountId, entry);
+      const forget = () => {
+        if (building.get(accountId) === entry) building.delete(accountId);
+      };
+      done.then(forget, forget);
+      return done;
     },
 
     /** One customer's revenue segments as last derived. */

@@ -154,6 +154,27 @@ export interface SnapshotPage {
   movements: SnapshotMovementRow[];
 }
 
+/** The snapshot's columns of the customers `source` names (alias `c`), with what was derived for each. */
+function snapshotCustomersOf(source: string): string {
+  return `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.state, c.status,
+                 c.cancel_reason, c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
+                 coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
+                 m.primary_plan, m.primary_billing_freq, m.primary_pricing_model, m.payment_methods,
+                 m.latest_payment_method, m.pricing_models, m.has_discount, m.quantities
+          from ${source}
+          left join lateral (select * from customer_metrics x where x.account_id = c.account_id
+            and x.data_source_id = c.data_source_id and x.customer_id = c.customer_id offset 0) m on true`;
+}
+
+const SNAPSHOT_CUSTOMER_ROWS = {
+  orderBy: 'q.data_source_id, q.customer_id',
+  instants: ['created_date', 'trial_started', 'paid_started', 'cancel_date'] as const,
+};
+
+const SNAPSHOT_MOVEMENT_COLUMNS =
+  'data_source_id, customer_id, day, kind, subtype, amount, scheduled, known_day';
+const SNAPSHOT_MOVEMENT_ORDER = { orderBy: 'q.data_source_id, q.customer_id, q.day' };
+
 /** Reads what the metrics engine needs and writes what it derives. */
 export function metricsRepo(db: Queryable) {
   return {
@@ -227,37 +248,62 @@ export function metricsRepo(db: Queryable) {
       for (;;) {
         const customers: SnapshotCustomerRow[] = await jsonRows<SnapshotCustomerRow>(
           db,
-          `select c.data_source_id, c.customer_id, c.name, c.email, c.created_date, c.country, c.state, c.status,
-                  c.cancel_reason,
-                  c.trial_started, c.paid_started, c.cancel_date, c.custom_variables,
-                  coalesce(m.currency, c.currency) as currency, m.first_paid_day, m.plans, m.billing_freqs,
-                  m.primary_plan, m.primary_billing_freq, m.primary_pricing_model, m.payment_methods,
-                  m.latest_payment_method, m.pricing_models, m.has_discount, m.quantities
-           from customers_page($1, $2, $3, $4) c
-           left join lateral (select * from customer_metrics x where x.account_id = c.account_id
-             and x.data_source_id = c.data_source_id and x.customer_id = c.customer_id offset 0) m on true`,
+          snapshotCustomersOf('customers_page($1, $2, $3, $4) c'),
           [accountId, after?.data_source_id ?? null, after?.customer_id ?? null, size],
-          {
-            orderBy: 'q.data_source_id, q.customer_id',
-            instants: ['created_date', 'trial_started', 'paid_started', 'cancel_date'],
-          },
+          SNAPSHOT_CUSTOMER_ROWS,
         );
         if (customers.length === 0) return;
         const first = customers[0]!;
         const last = customers.at(-1)!;
         const movements = await jsonRows<SnapshotMovementRow>(
           db,
-          `select data_source_id, customer_id, day, kind, subtype, amount, scheduled, known_day
-           from mrr_movements
+          `select ${SNAPSHOT_MOVEMENT_COLUMNS} from mrr_movements
            where account_id = $1 and (data_source_id, customer_id) >= ($2::uuid, $3::text)
              and (data_source_id, customer_id) <= ($4::uuid, $5::text)`,
           [accountId, first.data_source_id, first.customer_id, last.data_source_id, last.customer_id],
-          { orderBy: 'q.data_source_id, q.customer_id, q.day' },
+          SNAPSHOT_MOVEMENT_ORDER,
         );
         yield { customers, movements };
         if (customers.length < size) return;
         after = last;
       }
+    },
+
+    /** The snapshot's rows of these customers, for patching a snapshot; a deleted customer has none. */
+    async snapshotCustomers(accountId: string, keys: readonly RecordKey[]): Promise<SnapshotPage> {
+      const params = [accountId, keysJson(keys)];
+      return {
+        customers: await jsonRows<SnapshotCustomerRow>(
+          db,
+          snapshotCustomersOf(ofKeys('customers', 'c')),
+          params,
+          SNAPSHOT_CUSTOMER_ROWS,
+        ),
+        movements: await jsonRows<SnapshotMovementRow>(
+          db,
+          `select v.${SNAPSHOT_MOVEMENT_COLUMNS.replaceAll(', ', ', v.')} from ${ofKeys('mrr_movements', 'v')}`,
+          params,
+          SNAPSHOT_MOVEMENT_ORDER,
+        ),
+      };
+    },
+
+    /** The customers re-derived at a data version above `version`, each once. */
+    async derivedSince(accountId: string, version: number): Promise<RecordKey[]> {
+      const rows = await db.query<{ data_source_id: string; customer_id: string }>(
+        `select distinct data_source_id, customer_id from derived_changes
+         where account_id = $1 and data_version > $2`,
+        [accountId, version],
+      );
+      return rows.map((row) => ({ dataSourceId: row.data_source_id, id: row.customer_id }));
+    },
+
+    /** Forgets which customers were re-derived more than `seconds` ago. */
+    async pruneDerivedChanges(accountId: string, seconds: number): Promise<void> {
+      await db.query(
+        `delete from derived_changes where account_id = $1 and changed_at < now() - make_interval(secs => $2)`,
+        [accountId, seconds],
+      );
     },
 
     /** One customer's revenue segments; the snapshot leaves them out, only a customer's detail shows them. */
@@ -298,6 +344,12 @@ export function metricsRepo(db: Queryable) {
       keys: readonly RecordKey[],
       derived: readonly DerivedCustomer[],
     ): Promise<void> {
+      await db.query(
+        `insert into derived_changes (account_id, data_version, data_source_id, customer_id)
+         select $1, coalesce((select data_version from account_data_state where account_id = $1), 0), k.s, k.i
+         from ${KEYS}`,
+        [accountId, keysJson(keys)],
+      );
       for (const table of ['mrr_movements', 'customer_metrics']) {
         await db.query(
           `delete from ${table} t using ${KEYS}
