@@ -41,12 +41,19 @@ const writes = fc.array(
 async function apply(services: Services, accountId: string, write: Write, n: number): Promise<void> {
   if (write.kind === 'customer') {
     await services.customers.upsert(accountId, [
-      { id: `c${write.id}`, name: `Customer ${write.id}`, country: write.country, created_date: '2026-01-01' },
+      {
+        id: `c${write.id}`,
+        name: `Customer ${write.id}`,
+        country: write.country,
+        created_date: '2026-01-01',
+      },
     ]);
   } else if (write.kind === 'invoice') {
     const start = `2026-${String(write.month).padStart(2, '0')}-01`;
     const end =
-      write.plan === 'basic' ? `2026-${String(write.month + 1).padStart(2, '0')}-01` : `2027-${start.slice(5)}`;
+      write.plan === 'basic'
+        ? `2026-${String(write.month + 1).padStart(2, '0')}-01`
+        : `2027-${start.slice(5)}`;
     await services.customers.upsert(accountId, [
       { id: `c${write.customer}`, name: `Customer ${write.customer}`, created_date: '2026-01-01' },
     ]);
