@@ -217,7 +217,8 @@ export function createNotificationsService(deps: NotificationDeps) {
    */
   async function accountTimeZone(accountId: string): Promise<string> {
     const owner = await store.team.owner(accountId);
-    const zone = owner === undefined ? null : ((await store.team.profile(accountId, owner))?.time_zone ?? null);
+    const zone =
+      owner === undefined ? null : ((await store.team.profile(accountId, owner))?.time_zone ?? null);
     return zone !== null && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
   }
 

@@ -5,7 +5,12 @@ import { notificationsRepo } from './notifications-repo.js';
  * Runs `send` unless the message `key` of the account was sent before, and records it as sent
  * only if `send` succeeded; answers whether this call sent it.
  */
-export type SendOnce = (accountId: string, key: string, at: Date, send: () => Promise<void>) => Promise<boolean>;
+export type SendOnce = (
+  accountId: string,
+  key: string,
+  at: Date,
+  send: () => Promise<void>,
+) => Promise<boolean>;
 
 /**
  * Messages sent once (notification_sends: a digest per period, an alert per crossing and
