@@ -245,7 +245,7 @@ export function createNotificationsService(deps: NotificationDeps) {
   }
 
   /**
-   * Sends the alert by each channel not sent by yet: the email, and one chat job per chat system,
+   * Sends the alert by each channel it was not sent by yet: the email, and one chat job per chat system,
    * each claimed on its own, so that when one fails the retry sends that one alone. Every channel
    * is tried before the first failure is thrown. True when this call sent by any channel.
    */
@@ -286,7 +286,7 @@ export function createNotificationsService(deps: NotificationDeps) {
 
   /**
    * Judges yesterday and today on the daily MRR report; each alert whose measure crossed its
-   * threshold is sent once. Returns the alerts sent by this call.
+   * threshold is sent once by each channel. Returns the alerts this call sent by any channel.
    */
   async function evaluateAlerts(accountId: string): Promise<Alert[]> {
     const settings = await deps.settings.notifications(accountId);

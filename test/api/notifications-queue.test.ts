@@ -124,12 +124,17 @@ describe.each(STORE_KINDS)('notifications through a stand-in job queue on %s', (
     ]);
   });
 
-  it('mails an alert once when queueing its chat message fails, and the retry queues only the chat', async () => {
+  it('mails an alert once when queueing one chat message fails, and the retry queues only that one', async () => {
     t.clock.set('2026-11-23T12:00:00.000Z');
     const { account, post } = await reportFixtureAccount(t, 'Date,USD\n2024-01-01,1.25\n');
     const response = await settings(account.adminKey, {
       email: { enabled: true, recipients: ['alert@retry.example'], frequency: 'daily' },
-      chat: { enabled: true, events: [], slack_webhook_url: `${chat.url}/retry-slack` },
+      chat: {
+        enabled: true,
+        events: [],
+        slack_webhook_url: `${chat.url}/retry-slack`,
+        teams_webhook_url: `${chat.url}/retry-teams`,
+      },
       alerts: { churn_threshold: 5000, mrr_drop_threshold: 0 },
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -158,25 +163,30 @@ describe.each(STORE_KINDS)('notifications through a stand-in job queue on %s', (
     const mails = () => inbox.messages.filter((mail) => mail.to.includes('alert@retry.example'));
     const chatJobs = () => queue.of('notify-chat').filter((job) => job.payload.accountId === account.id);
 
+    // Slack's message cannot be queued; the email and Teams' message go all the same.
     queue.state.failNext = 'notify-chat';
     await expect(t.services.notifications.evaluateAlerts(account.id)).rejects.toThrow(
       'The notify-chat queue is unavailable',
     );
     expect(mails().map((mail) => mail.text)).toEqual([`${text}\n`]);
-    expect(chatJobs()).toEqual([]);
+    expect(chatJobs().map((job) => job.payload)).toEqual([{ accountId: account.id, system: 'teams', text }]);
 
-    // The job's retry: the email was sent, so only the chat message goes.
+    // The job's retry: the email and Teams' message were sent, so only Slack's goes.
     expect(await t.services.notifications.evaluateAlerts(account.id)).toEqual([
       { kind: 'churn', date: '2026-11-24', value: 10_000, threshold: 5000 },
     ]);
     expect(mails()).toHaveLength(1);
-    expect(chatJobs().map((job) => job.payload)).toEqual([{ accountId: account.id, system: 'slack', text }]);
+    expect(chatJobs().map((job) => job.payload)).toEqual([
+      { accountId: account.id, system: 'teams', text },
+      { accountId: account.id, system: 'slack', text },
+    ]);
     for (const job of chatJobs()) await t.services.notifications.deliverChat(job.payload as ChatJob);
-    expect(chat.posts.filter((p) => p.path === '/retry-slack').map((p) => p.body.text)).toEqual([text]);
+    const posted = (path: string) => chat.posts.filter((p) => p.path === path).map((p) => p.body.text);
+    expect([posted('/retry-slack'), posted('/retry-teams')]).toEqual([[text], [text]]);
 
     // Judged again: every channel was sent.
     expect(await t.services.notifications.evaluateAlerts(account.id)).toEqual([]);
     expect(mails()).toHaveLength(1);
-    expect(chatJobs()).toHaveLength(1);
+    expect(chatJobs()).toHaveLength(2);
   });
 });
