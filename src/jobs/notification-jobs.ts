@@ -33,7 +33,7 @@ export function notificationJobs(notifications: NotificationsService): JobDefini
     define<JobPayload>({
       queue: NOTIFY_QUEUES.digest,
       retry: DELIVERY_RETRY,
-      // Hourly: the sweep queues the digests due (from 08:00 UTC); a payload is one digest.
+      // Hourly: the sweep queues the digests due (from 08:00 in each account's time zone); a payload is one digest.
       cron: '0 * * * *',
       run: async (payload) => {
         if (typeof payload.accountId === 'string') await notifications.sendDigest(payload as DigestJob);

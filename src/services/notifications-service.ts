@@ -6,12 +6,13 @@ import {
   type DigestFrequency,
   digestEmail,
   type DigestPeriod,
-  lastWholePeriod,
+  dueDigestPeriod,
   lineEmail,
   periodStarting,
 } from '../engine/notifications/digest.js';
 import { detectRevenueEvents, isNews } from '../engine/revenue-event-detection.js';
 import type { RevenueEvent, RevenueEventPublisher } from '../engine/revenue-event.js';
+import { isTimeZone, wallClock } from '../engine/time-zone.js';
 import { MOVEMENT_KINDS } from '../engine/vocabulary.js';
 import type { JobOptions, JobPayload, JobSender } from '../jobs/job-queue.js';
 import type { RevenueEventRow } from '../store/notifications-repo.js';
@@ -39,8 +40,10 @@ export const NOTIFY_QUEUES = {
 export const NEWS_MAX_AGE_DAYS = 2;
 /** How far back detection looks: older events could never be told, so they are not even recorded. */
 export const DETECTION_LOOKBACK_DAYS = 35;
-/** Digests go out from this hour on (UTC: accounts have no time zone). */
-export const DIGEST_HOUR_UTC = 8;
+/** Digests go out from this hour of the account's time zone on, the day after their period. */
+export const DIGEST_HOUR = 8;
+/** The time zone of an account whose owner has none (docs/notifications.md). */
+const DEFAULT_TIME_ZONE = 'UTC';
 /** A burst of writes is detected once, this long after the first. */
 const DETECT_DELAY_MS = 2000;
 /** Events handed to the channels per detection; a longer backlog goes out with the next ones. */
@@ -96,18 +99,6 @@ function emailTargets(settings: NotificationSettings, mailer: Mailer): readonly 
 export function createNotificationsService(deps: NotificationDeps) {
   const { store, clock, mailer } = deps;
   const report = deps.report ?? ((error: unknown) => console.error('Notification failed:', error));
-
-  /** Runs `fn` once the claim of `key` succeeds; gives the claim back when it fails, for the retry. */
-  async function once(accountId: string, key: string, fn: () => Promise<void>): Promise<boolean> {
-    if (!(await store.notifications.claimSend(accountId, key, clock.now()))) return false;
-    try {
-      await fn();
-    } catch (error) {
-      await store.notifications.releaseSend(accountId, key);
-      throw error;
-    }
-    return true;
-  }
 
   const chatPublisher: RevenueEventPublisher = {
     async publish(events) {
@@ -215,19 +206,33 @@ export function createNotificationsService(deps: NotificationDeps) {
     const to = emailTargets(settings, mailer);
     if (to.length === 0 || settings.email.frequency !== job.frequency) return false;
     const period = periodStarting(job.frequency, dayNumber(job.from));
-    return once(job.accountId, `digest:${job.frequency}:${job.from}`, async () => {
+    return store.sendOnce(job.accountId, `digest:${job.frequency}:${job.from}`, clock.now(), async () => {
       await mailer.send({ to, ...digestEmail(await digestFigures(job.accountId, period)) });
     });
   }
 
-  /** Queues the digest each account is due, from DIGEST_HOUR_UTC on; a digest already sent is not. */
+  /**
+   * The account's time zone, which digests keep: its owner's profile time zone, or UTC when the
+   * account has no owner, the owner set none, or the one stored is not a zone this Node knows.
+   */
+  async function accountTimeZone(accountId: string): Promise<string> {
+    const owner = await store.team.owner(accountId);
+    const zone =
+      owner === undefined ? null : ((await store.team.profile(accountId, owner))?.time_zone ?? null);
+    return zone !== null && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
+  }
+
+  /**
+   * Queues the digest each account is due by its own clock: the last period's from DIGEST_HOUR
+   * on the day after it. A digest queued or sent before is not sent again (keyed job, claim).
+   */
   async function sendDueDigests(): Promise<void> {
     const now = clock.now();
-    if (now.getUTCHours() < DIGEST_HOUR_UTC) return;
     for (const account of await store.accounts.list()) {
       const settings = await deps.settings.notifications(account.account_id);
       if (emailTargets(settings, mailer).length === 0) continue;
-      const period = lastWholePeriod(settings.email.frequency, today(clock));
+      const local = wallClock(now, await accountTimeZone(account.account_id));
+      const period = dueDigestPeriod(settings.email.frequency, local, DIGEST_HOUR);
       const job: DigestJob = {
         accountId: account.account_id,
         frequency: settings.email.frequency,
@@ -239,27 +244,49 @@ export function createNotificationsService(deps: NotificationDeps) {
     }
   }
 
+  /**
+   * Sends the alert by each channel it was not sent by yet: the email, and one chat job per chat system,
+   * each claimed on its own, so that when one fails the retry sends that one alone. Every channel
+   * is tried before the first failure is thrown. True when this call sent by any channel.
+   */
   async function sendAlert(
     accountId: string,
     settings: NotificationSettings,
     alert: Alert,
     currency: string,
-  ) {
+  ): Promise<boolean> {
     const text = alertText(alert, currency);
+    // The email keeps the key the whole alert was claimed by before channels were claimed apart.
     const key = `alert:${alert.kind}:${alert.date}`;
-    return once(accountId, key, async () => {
-      const to = emailTargets(settings, mailer);
-      if (to.length > 0) await mailer.send({ to, ...lineEmail(ALERT_TITLES[alert.kind], text) });
-      for (const system of chatTargets(settings)) {
+    const to = emailTargets(settings, mailer);
+    const channels: { key: string; send: () => Promise<void> }[] = [
+      ...(to.length > 0
+        ? [{ key, send: () => mailer.send({ to, ...lineEmail(ALERT_TITLES[alert.kind], text) }) }]
+        : []),
+      ...chatTargets(settings).map((system) => {
         const job: ChatJob = { accountId, system, text };
-        await sender.send(NOTIFY_QUEUES.chat, job, { key: `chat:${system}:${accountId}:${key}` });
+        return {
+          key: `${key}:chat:${system}`,
+          send: () => sender.send(NOTIFY_QUEUES.chat, job, { key: `chat:${system}:${accountId}:${key}` }),
+        };
+      }),
+    ];
+    let sent = false;
+    const failures: unknown[] = [];
+    for (const channel of channels) {
+      try {
+        if (await store.sendOnce(accountId, channel.key, clock.now(), channel.send)) sent = true;
+      } catch (error) {
+        failures.push(error);
       }
-    });
+    }
+    if (failures.length > 0) throw failures[0];
+    return sent;
   }
 
   /**
    * Judges yesterday and today on the daily MRR report; each alert whose measure crossed its
-   * threshold is sent once. Returns the alerts sent by this call.
+   * threshold is sent once by each channel. Returns the alerts this call sent by any channel.
    */
   async function evaluateAlerts(accountId: string): Promise<Alert[]> {
     const settings = await deps.settings.notifications(accountId);

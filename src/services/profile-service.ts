@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from '../engine/time-zone.js';
 import type { Store } from '../store/open-store.js';
 import type { MemberProfileRow, ProfileChange, TeamRole } from '../store/team-repo.js';
 import { NotFoundError } from './errors.js';
@@ -14,15 +15,6 @@ export interface Profile {
   locale: string | null;
   timezone: string | null;
   accounts: { account_id: string; name: string; role: TeamRole }[];
-}
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isLocale(value: string): boolean {

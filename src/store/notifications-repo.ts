@@ -88,7 +88,10 @@ export function notificationsRepo(db: Queryable) {
       );
     },
 
-    /** Claims a one-time message; false when it was claimed before. */
+    /**
+     * Records a one-time message as sent; false when it was recorded before. See send-claims.ts
+     * for when: with its send, never before it.
+     */
     async claimSend(accountId: string, key: string, at: Date): Promise<boolean> {
       const rows = await db.query(
         `insert into notification_sends (account_id, send_key, sent_at) values ($1, $2, $3)
@@ -98,12 +101,12 @@ export function notificationsRepo(db: Queryable) {
       return rows.length === 1;
     },
 
-    /** Gives a claim back after its message failed, so a retry sends it. */
-    async releaseSend(accountId: string, key: string): Promise<void> {
-      await db.query('delete from notification_sends where account_id = $1 and send_key = $2', [
-        accountId,
-        key,
-      ]);
+    async wasSent(accountId: string, key: string): Promise<boolean> {
+      const rows = await db.query(
+        'select 1 from notification_sends where account_id = $1 and send_key = $2',
+        [accountId, key],
+      );
+      return rows.length === 1;
     },
 
     async setDetectedVersion(accountId: string, version: number): Promise<void> {

@@ -17,6 +17,7 @@ import { openPgliteDb } from './pglite-db.js';
 import { ownerCaches } from './owner-caches.js';
 import { planGroupsRepo } from './plan-groups-repo.js';
 import { segmentsRepo } from './segments-repo.js';
+import { sendClaims, type SendOnce } from './send-claims.js';
 import { plansRepo } from './plans-repo.js';
 import { openPostgresDb } from './postgres-db.js';
 import { recordsRepo } from './records-repo.js';
@@ -64,6 +65,8 @@ export interface Store extends Repos {
   readonly kind: StoreKind;
   /** Runs `fn` in one transaction: everything it writes lands together or not at all. */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  /** A message sent at most once, its claim lasting only if it was sent (send-claims.ts). */
+  sendOnce: SendOnce;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** Where the job runner keeps its queue: this same database (src/jobs). */
@@ -92,6 +95,7 @@ export function storeOver(db: Db): Store {
       await statistics.afterWrite();
       return result;
     },
+    sendOnce: sendClaims(db),
     ping: () => db.ping(),
     jobQueueDb: db.jobQueueDb,
     async close() {

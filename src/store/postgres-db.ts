@@ -63,6 +63,10 @@ export async function openPostgresDb(connectionString: string, options: Postgres
     ...root,
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client whose connection the server ends (an administrator, a restart) emits
+      // `error` besides failing its statement; unheard, that event would end the process.
+      const ignore = () => {};
+      client.on('error', ignore);
       try {
         await client.query('begin');
         const result = await fn(wrap(client));
@@ -72,6 +76,7 @@ export async function openPostgresDb(connectionString: string, options: Postgres
         await client.query('rollback').catch(() => {});
         throw error;
       } finally {
+        client.off('error', ignore);
         client.release();
       }
     },

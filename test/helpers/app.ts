@@ -6,6 +6,7 @@ import { createJobRunner, type JobRunner, type JobRunnerOptions } from '../../sr
 import { fixedClock } from '../../src/services/clock.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services/index.js';
 import type { StoreKind } from '../../src/store/db.js';
+import type { Store } from '../../src/store/open-store.js';
 import { openTestStore } from './stores.js';
 
 export const TEST_NOW = '2026-11-23T12:00:00.000Z';
@@ -25,6 +26,8 @@ export interface TestAccount {
 export interface TestApp {
   app: FastifyInstance;
   services: Services;
+  /** The store under the services, for state no route sets. */
+  store: Store;
   clock: ReturnType<typeof fixedClock>;
   /** The started job runner, for tests that asked for one. */
   jobs: JobRunner | undefined;
@@ -72,6 +75,7 @@ export async function createTestApp(
   return {
     app,
     services,
+    store: testStore.store,
     clock,
     jobs,
     async newAccount(name = 'Test account', baseCurrency?: string) {

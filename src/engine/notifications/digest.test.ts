@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber as d, dayString } from '../days.js';
-import { type DigestFigures, digestEmail, lastWholePeriod, lineEmail, periodStarting } from './digest.js';
+import {
+  type DigestFigures,
+  digestEmail,
+  dueDigestPeriod,
+  lastWholePeriod,
+  lineEmail,
+  periodStarting,
+} from './digest.js';
 
 const span = (period: { from: number; to: number }) => [dayString(period.from), dayString(period.to)];
 
@@ -21,6 +28,25 @@ describe('lastWholePeriod', () => {
 
   it('is the same period as the one starting on its first day', () => {
     expect(periodStarting('monthly', d('2026-10-01'))).toEqual(lastWholePeriod('monthly', today));
+  });
+});
+
+describe('dueDigestPeriod', () => {
+  const at = (day: string, hour: number) => ({ day: d(day), hour });
+
+  it('turns to the period just ended at the hour of the day after it, not before', () => {
+    expect(span(dueDigestPeriod('daily', at('2026-11-24', 7), 8))).toEqual(['2026-11-22', '2026-11-22']);
+    expect(span(dueDigestPeriod('daily', at('2026-11-24', 8), 8))).toEqual(['2026-11-23', '2026-11-23']);
+    expect(span(dueDigestPeriod('daily', at('2026-11-24', 23), 8))).toEqual(['2026-11-23', '2026-11-23']);
+  });
+
+  it('for a week on the Monday after it, for a month on the 1st after it', () => {
+    // 2026-11-23 is a Monday.
+    expect(span(dueDigestPeriod('weekly', at('2026-11-23', 7), 8))).toEqual(['2026-11-09', '2026-11-15']);
+    expect(span(dueDigestPeriod('weekly', at('2026-11-23', 8), 8))).toEqual(['2026-11-16', '2026-11-22']);
+    expect(span(dueDigestPeriod('weekly', at('2026-11-29', 23), 8))).toEqual(['2026-11-16', '2026-11-22']);
+    expect(span(dueDigestPeriod('monthly', at('2026-12-01', 7), 8))).toEqual(['2026-10-01', '2026-10-31']);
+    expect(span(dueDigestPeriod('monthly', at('2026-12-01', 8), 8))).toEqual(['2026-11-01', '2026-11-30']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { dayString } from '../days.js';
 import { nextPeriodStart, periodStart } from '../periods.js';
+import type { WallClock } from '../time-zone.js';
 import type { MovementKind } from '../types.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { formatChange, formatMoney } from './money-text.js';
@@ -19,6 +20,16 @@ export interface DigestPeriod {
 export function lastWholePeriod(frequency: DigestFrequency, today: number): DigestPeriod {
   const interval = INTERVALS[frequency];
   return periodStarting(frequency, periodStart(periodStart(today, interval) - 1, interval));
+}
+
+/**
+ * The period whose digest is due at a wall clock (the account's): the last whole one before the
+ * clock's day once the clock has reached `hour`, else the last whole one before the day before.
+ * A period's digest is thus due from `hour` on the day after it ends, and stays the one due until
+ * the next period's turn, so a sweep missed at `hour` still finds it.
+ */
+export function dueDigestPeriod(frequency: DigestFrequency, local: WallClock, hour: number): DigestPeriod {
+  return lastWholePeriod(frequency, local.hour >= hour ? local.day : local.day - 1);
 }
 
 /** The period of `frequency` that starts on `from`. */
