@@ -236,8 +236,10 @@ export const mrrReports: readonly ReportDefinition[] = [
       result: z.array(
         z.object({
           date: z.number().int().describe('Day of the month; 0 is the anchor at zero'),
-          cumulative_mrr: cents.nullable(),
-          cumulative_mrr_compare: cents.nullable(),
+          cumulative_mrr: cents.describe('Rows stop at the month end or today: no row for a day not lived'),
+          cumulative_mrr_compare: cents
+            .optional()
+            .describe('The comparison month on the same day; absent where it has no such day yet'),
         }),
       ),
     }),
