@@ -82,7 +82,7 @@ export const failureRateRow = z.object({
   currency: z.string(),
   attempted_invoices: count.describe('Invoices with a payment attempt in the period'),
   failed_invoices: count.describe('Invoices whose first failed attempt is in the period'),
-  failure_rate: percent.describe('failed / attempted invoices; null without attempts'),
+  failure_rate: z.number().describe('Percent, two decimals: failed / attempted invoices; 0 without attempts'),
 });
 
 export const invoiceRecord = z.object({

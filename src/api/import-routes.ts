@@ -11,8 +11,8 @@ const progressSchema = z.object({
   processedCount: z.number().int().describe('Records stored'),
   failedCount: z.number().int().describe('Records refused by validation'),
   percent: z.number().int().min(0).max(100),
-  startedAt: isoInstant.nullable(),
-  lastActivityAt: isoInstant.nullable(),
+  startedAt: isoInstant.optional().describe('Absent before the first import'),
+  lastActivityAt: isoInstant.optional().describe('Absent before the first import'),
   finishedAt: isoInstant.nullable(),
   lastError: z.string().nullable().describe('Why the import stopped, or the last record it refused'),
 });

@@ -26,8 +26,12 @@ export interface ImportProgress {
   processedCount: number;
   failedCount: number;
   percent: number;
-  startedAt: string | null;
-  lastActivityAt: string | null;
+  /**
+   * Absent before the first import: the reference types them as strings and does not require
+   * them (docs/decisions.md, "Import progress before the first import").
+   */
+  startedAt?: string;
+  lastActivityAt?: string;
   finishedAt: string | null;
   lastError: string | null;
 }
@@ -48,8 +52,6 @@ function progressOf(row: ImportRow | undefined): ImportProgress {
       processedCount: 0,
       failedCount: 0,
       percent: 0,
-      startedAt: null,
-      lastActivityAt: null,
       finishedAt: null,
       lastError: null,
     };

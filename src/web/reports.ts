@@ -10,7 +10,8 @@ export interface MrrRow {
   total_mrr: number;
   total_arr: number;
   total_customers: number;
-  arpa: number | null;
+  /** 0 without customers. */
+  arpa: number;
 }
 
 export interface MrrReport {
@@ -18,15 +19,19 @@ export interface MrrReport {
   result: MrrRow[];
 }
 
+/** A period of `/reports/retention`: its rates are 0 without a cohort, its LTV 0 without churn. */
 export interface RetentionRow {
   date: string;
-  nrr: number | null;
-  grr: number | null;
-  customer_churn_rate: number | null;
-  mrr_churn_rate: number | null;
-  net_mrr_churn_rate: number | null;
-  arpa: number | null;
-  ltv: number | null;
+  cohort_customers: number;
+  retained_customers: number;
+  nrr: number;
+  grr: number;
+  customer_churn_rate: number;
+  mrr_churn_rate: number;
+  net_mrr_churn_rate: number;
+  customer_churn_avg: number;
+  arpa: number;
+  ltv: number;
 }
 
 export interface RetentionReport {
@@ -57,18 +62,18 @@ export interface CohortReport {
   result: { list: Cohort[] };
 }
 
-/** A period of `/reports/leads`; rates in percent, null with nothing to divide by. */
+/** A period of `/reports/leads`; rates in percent and days, 0 with nothing to divide by. */
 export interface LeadsRow {
   date: string;
   leads: number;
   trials: number;
   leads_converted: number;
   trials_converted: number;
-  lead_to_trial_rate: number | null;
-  trial_to_paid_rate: number | null;
-  lead_to_paid_rate: number | null;
-  lead_to_paid_days: number | null;
-  trial_to_paid_days: number | null;
+  lead_to_trial_rate: number;
+  trial_to_paid_rate: number;
+  lead_to_paid_rate: number;
+  lead_to_paid_days: number;
+  trial_to_paid_days: number;
 }
 
 export interface LeadsReport {
@@ -108,7 +113,8 @@ export interface FailureRateRow {
   date: string;
   attempted_invoices: number;
   failed_invoices: number;
-  failure_rate: number | null;
+  /** 0 without attempted invoices. */
+  failure_rate: number;
 }
 
 export interface Series<Row> {
@@ -126,13 +132,14 @@ export interface OutstandingReport {
 export interface CountryFigures {
   current_mrr: number;
   subscribers: number;
-  arpa: number | null;
-  customer_churn_rate: number | null;
-  ltv: number | null;
+  /** Ratios, rates and shares are 0 with nothing to divide by. */
+  arpa: number;
+  customer_churn_rate: number;
+  ltv: number;
   leads: number;
   new_trials: number;
-  payment_failure_rate: number | null;
-  mrr_percent: number | null;
+  payment_failure_rate: number;
+  mrr_percent: number;
 }
 
 export interface MapReport {

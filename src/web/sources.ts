@@ -37,8 +37,9 @@ export interface ImportProgress {
   processedCount: number;
   failedCount: number;
   percent: number;
-  startedAt: string | null;
-  lastActivityAt: string | null;
+  /** Absent before the first import. */
+  startedAt?: string;
+  lastActivityAt?: string;
   finishedAt: string | null;
   lastError: string | null;
 }

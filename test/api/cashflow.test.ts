@@ -299,10 +299,10 @@ describe.each(STORE_KINDS)('cashflow reports on %s', (kind) => {
     });
   });
 
-  it('reports the failure rate, null for a period without attempts', async () => {
+  it('reports the failure rate, 0 for a period without attempts', async () => {
     const body = await get(`/reports/cashflow-failure-rate?${RANGE}`);
     expect(columns(body.result, 'date', 'attempted_invoices', 'failed_invoices', 'failure_rate')).toEqual([
-      ['2026-08-01', 0, 0, null],
+      ['2026-08-01', 0, 0, 0], // 0 / 0 attempted: 0, and attempted_invoices says there were none
       ['2026-09-01', 2, 0, 0],
       ['2026-10-01', 2, 1, 50],
       ['2026-11-01', 3, 1, 33.33],

@@ -163,7 +163,8 @@ describe.each(STORE_KINDS)('lead and trial reports on %s', (kind) => {
           lead_to_paid_rate: 50,
           lead_to_paid_rate_percent_change: -50,
           lead_to_paid_days: 8,
-          trial_to_paid_days: null,
+          // No trial converted: 0 days / 0 conversions -> 0 (trials_converted 0 tells).
+          trial_to_paid_days: 0,
         },
         {
           date: '2026-11-01',

@@ -129,13 +129,13 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
             de: {
               current_mrr: 0,
               subscribers: 0,
-              arpa: null,
+              arpa: 0, // 0 / 0 subscribers
               asp: 12000, // 10000 EUR x 1.20 on Sep 15
               // October: the Sep 30 cohort (12000) is 12500 on Oct 31: churn 0, net -500 / 12000 = -4.17 %.
               // To Nov 23 from Oct 23: 12500 -> 0: churn 100 %, net 100 %. September had no cohort.
               customer_churn_rate: 50, // (0 + 100) / 2
               net_mrr_churn: 47.92, // (-4.1667 + 100) / 2
-              ltv: null, // no ARPA without subscribers
+              ltv: 0, // ARPA 0 / 0.5 churn
               leads: 1,
               leads_converted: 1,
               lead_conversion_rate: 100,
@@ -151,18 +151,19 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
             fr: {
               current_mrr: 0,
               subscribers: 0,
-              arpa: null,
-              asp: null,
-              customer_churn_rate: null,
-              net_mrr_churn: null,
-              ltv: null,
+              // Never paid: every ratio and mean here is over nothing, so 0.
+              arpa: 0,
+              asp: 0,
+              customer_churn_rate: 0,
+              net_mrr_churn: 0,
+              ltv: 0,
               leads: 1,
               leads_converted: 0,
               lead_conversion_rate: 0,
               new_trials: 1,
               trials_converted: 0,
               trial_conversion_rate: 0,
-              payment_failure_rate: null,
+              payment_failure_rate: 0, // 0 / 0 invoices attempted
               mrr_percent: 0,
               subscribers_percent: 0,
               leads_percent: 25,
@@ -176,13 +177,13 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
               // Sep 5000 -> 5000, Oct 5000 -> 8000 (net -60 %), Nov 8000 -> 8000; no churn.
               customer_churn_rate: 0,
               net_mrr_churn: -20, // (0 - 60 + 0) / 3
-              ltv: null,
+              ltv: 0, // 8000 / 0 churn
               leads: 1,
               leads_converted: 1,
               lead_conversion_rate: 100,
               new_trials: 0,
               trials_converted: 0,
-              trial_conversion_rate: null,
+              trial_conversion_rate: 0, // 0 / 0 trials
               payment_failure_rate: 50, // u3 failed first; u3 and u4 attempted
               mrr_percent: 80,
               subscribers_percent: 50,
@@ -197,14 +198,14 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
             asp: 2000,
             customer_churn_rate: 0,
             net_mrr_churn: 0,
-            ltv: null,
+            ltv: 0, // 2000 / 0 churn
             leads: 1,
             leads_converted: 1,
             lead_conversion_rate: 100,
             new_trials: 0,
             trials_converted: 0,
-            trial_conversion_rate: null,
-            payment_failure_rate: null,
+            trial_conversion_rate: 0, // 0 / 0 trials
+            payment_failure_rate: 0, // 0 / 0 invoices attempted
             mrr_percent: 20,
             subscribers_percent: 50,
             leads_percent: 25,
@@ -219,10 +220,10 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
       // Oct 31: c_us 8000, c_de 10000 x 1.25 = 12500, c_nowhere 2000 = 22500.
       expect(body.result.list.us).toMatchObject({
         current_mrr: 8000,
-        asp: null,
+        asp: 0, // no new customer in October: 0 / 0
         net_mrr_churn: -60,
         leads: 0,
-        lead_conversion_rate: null,
+        lead_conversion_rate: 0, // 0 / 0 leads
         payment_failure_rate: 100, // u3 only: u4's attempt is in November
         mrr_percent: 35.56, // 8000 / 22500
       });
@@ -231,7 +232,7 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
         arpa: 12500,
         customer_churn_rate: 0,
         net_mrr_churn: -4.17, // Sep 30 at 1.20 (12000) to Oct 31 at 1.25 (12500)
-        payment_failure_rate: null,
+        payment_failure_rate: 0, // 0 / 0 invoices attempted in October
         mrr_percent: 55.56,
       });
       expect(body.result.unknown).toMatchObject({ current_mrr: 2000, mrr_percent: 8.89 });
@@ -317,8 +318,9 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
         nrr_avg: 104.61, // (3 + 1.184211) / 4
         customer_churn_avg: 0,
         arpa: 7500, // 22500 / 3
-        ltv: null,
-        customer_lifetime: null,
+        // No churn to divide by: 7500 / 0 and 1 / 0 -> 0 (customer_churn_avg 0 tells).
+        ltv: 0,
+        customer_lifetime: 0,
       });
       expect(body.result[2]).toEqual({
         date: '2026-11-22',
@@ -409,7 +411,7 @@ describe.each(STORE_KINDS)('/reports/map and /reports/retention on %s', (kind) =
       expect(body.breakdown).toBe('country');
       expect(columns(body.result, 'breakdown_value', 'baseline_mrr', 'target_mrr', 'nrr')).toEqual([
         ['DE', 12000, 12500, 104.17],
-        ['FR', 0, 0, null],
+        ['FR', 0, 0, 0], // no baseline MRR: 0 / 0
         ['US', 5000, 8000, 160],
         [null, 2000, 2000, 100],
       ]);

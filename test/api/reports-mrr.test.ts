@@ -24,6 +24,12 @@ const invoice = (id: string, customer_id: string, currency: string, lines: objec
   date: (lines[0] as { period_start: string }).period_start,
   lines,
 });
+/** A row of /reports/mrr-growth: the compare figure is absent on a day the compare month lacks. */
+interface GrowthRow {
+  date: number;
+  cumulative_mrr: number;
+  cumulative_mrr_compare?: number;
+}
 
 describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => {
   let t: TestApp;
@@ -92,7 +98,7 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
       asp: 12000,
       arpa: 8500,
       total_arr: 204000,
-      quick_ratio: null,
+      quick_ratio: 0, // gains 12000 / losses 0: nothing to divide by, so 0 (churn_customers 0 tells)
     });
     expect(body.result[3]).toMatchObject({ churn_customers: 1, customers_diff: -1, quick_ratio: 0 });
   });
@@ -352,45 +358,48 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
 
   it('adds up the month day by day beside the month before', async () => {
     const body = await get('/reports/mrr-growth');
-    const rows = body.result as {
-      date: number;
-      cumulative_mrr: number | null;
-      cumulative_mrr_compare: number | null;
-    }[];
-    expect(rows).toHaveLength(32);
-    // November: nothing until the churn of -12500 on the 18th; after today (the 23rd) nothing is known.
-    // October: the expansion of 3000 on the 1st.
-    expect(rows.filter((row) => [0, 1, 17, 18, 23, 24, 31].includes(row.date))).toEqual([
+    const rows = body.result as GrowthRow[];
+    // November: nothing until the churn of -12500 on the 18th; the days after today (the 23rd)
+    // have not been lived, so the rows stop there: the anchor and days 1 to 23.
+    // October: the expansion of 3000 on the 1st, shown on November's days only.
+    expect(rows).toHaveLength(24);
+    expect(rows.filter((row) => [0, 1, 17, 18, 23].includes(row.date))).toEqual([
       { date: 0, cumulative_mrr: 0, cumulative_mrr_compare: 0 },
       { date: 1, cumulative_mrr: 0, cumulative_mrr_compare: 3000 },
       { date: 17, cumulative_mrr: 0, cumulative_mrr_compare: 3000 },
       { date: 18, cumulative_mrr: -12500, cumulative_mrr_compare: 3000 },
       { date: 23, cumulative_mrr: -12500, cumulative_mrr_compare: 3000 },
-      { date: 24, cumulative_mrr: null, cumulative_mrr_compare: 3000 },
-      { date: 31, cumulative_mrr: null, cumulative_mrr_compare: 3000 },
     ]);
     const september = await get('/reports/mrr-growth?compareMonth=2026-09&types=new,expansion');
-    const sep = september.result as {
-      date: number;
-      cumulative_mrr: number | null;
-      cumulative_mrr_compare: number | null;
-    }[];
-    // September: c_de new 12000 on the 15th; September has 30 days. November is known up to the 23rd.
+    const sep = september.result as GrowthRow[];
+    // September: c_de new 12000 on the 15th. November is known up to the 23rd.
+    expect(sep).toHaveLength(24);
     expect(
-      [sep[14], sep[15], sep[30], sep[31]].map((row) => [row!.cumulative_mrr, row!.cumulative_mrr_compare]),
+      [sep[14], sep[15], sep[23]].map((row) => [row!.cumulative_mrr, row!.cumulative_mrr_compare]),
     ).toEqual([
       [0, 0],
       [0, 12000],
-      [null, 12000],
-      [null, null],
+      [0, 12000],
     ]);
     // A month compared with itself: both columns the same, November's churn on the 18th.
-    const itself = (await get('/reports/mrr-growth?compareMonth=2026-11')).result as {
-      cumulative_mrr: number | null;
-      cumulative_mrr_compare: number | null;
-    }[];
+    const itself = (await get('/reports/mrr-growth?compareMonth=2026-11')).result as GrowthRow[];
     expect(itself[18]).toEqual({ date: 18, cumulative_mrr: -12500, cumulative_mrr_compare: -12500 });
     expect(itself.every((row) => row.cumulative_mrr === row.cumulative_mrr_compare)).toBe(true);
+  });
+
+  it('charts a past month to its last day, the compare month on the days it has', async () => {
+    const rows = (await get('/reports/mrr-growth?date=20261001-20261031&compareMonth=2026-09'))
+      .result as GrowthRow[];
+    // October is over: the anchor and its 31 days. September has 30 days, so the 31st has no
+    // compare figure: the key is left out, as a number is required where present.
+    expect(rows).toHaveLength(32);
+    expect([rows[0], rows[1], rows[15], rows[30], rows[31]]).toEqual([
+      { date: 0, cumulative_mrr: 0, cumulative_mrr_compare: 0 },
+      { date: 1, cumulative_mrr: 3000, cumulative_mrr_compare: 0 },
+      { date: 15, cumulative_mrr: 3000, cumulative_mrr_compare: 12000 },
+      { date: 30, cumulative_mrr: 3000, cumulative_mrr_compare: 12000 },
+      { date: 31, cumulative_mrr: 3000 },
+    ]);
   });
 
   it('serves the month day by day as a table, a column per day of the month', async () => {
@@ -401,15 +410,10 @@ describe.each(STORE_KINDS)('/reports/mrr and /reports/summary on %s', (kind) => 
       'cumulative_mrr_compare',
     ]);
     const [november, october] = table.result;
-    expect([november['0'], november['17'], november['18'], november['23'], november['24']]).toEqual([
-      0,
-      0,
-      -12500,
-      -12500,
-      null,
-    ]);
-    expect([october['0'], october['1'], october['31']]).toEqual([0, 3000, 3000]);
-    expect(Object.keys(november)).toHaveLength(33);
+    expect([november['0'], november['17'], november['18'], november['23']]).toEqual([0, 0, -12500, -12500]);
+    expect([october['0'], october['1'], october['23']]).toEqual([0, 3000, 3000]);
+    // The metric and the anchor with days 1 to 23: no column for a day not lived yet.
+    expect(Object.keys(november)).toHaveLength(25);
   });
 
   it.each([

@@ -61,3 +61,11 @@ export async function seedWebFixture(t: TestApp, account: TestAccount): Promise<
     ...monthly('gamma', 10000, 5),
   ]);
 }
+
+/**
+ * The churn-rate card's figure for a `/reports/retention` row: its rate, or null (shown "–")
+ * for a period without a cohort, whose rate the API answers as 0 over nothing.
+ */
+export function churnShown(row: { cohort_customers: number; customer_churn_rate: number }): number | null {
+  return row.cohort_customers > 0 ? row.customer_churn_rate : null;
+}

@@ -8,11 +8,14 @@ import { reportFilterQuery, reportRangeQuery } from '../report-schemas.js';
 
 const count = z.number().int();
 const percent = z.number().nullable().describe('Percent, two decimals; null when nothing to divide by');
+/** The reference types the rows' rates and days as numbers: 0 where nothing was counted (docs/decisions.md). */
+const rowPercent = z.number().describe('Percent, two decimals; 0 when nothing to divide by');
 const change = z
   .number()
   .nullable()
   .describe('Percentage change from the row before; null on the first row or from 0');
 const days = z.number().int().nullable().describe('Whole days on average; null without conversions');
+const rowDays = z.number().int().describe('Whole days on average; 0 without conversions');
 
 const leadsRow = z.object({
   date: z.string().describe('First day of the period (YYYY-MM-DD), cut to the range'),
@@ -22,14 +25,16 @@ const leadsRow = z.object({
   trials_percent_change: change,
   leads_converted: count.describe('Leads of the period paying by today'),
   trials_converted: count.describe('Trials of the period paying by today'),
-  lead_to_trial_rate: percent.describe('Leads of the period who started a trial by today, in % of its leads'),
+  lead_to_trial_rate: rowPercent.describe(
+    'Leads of the period who started a trial by today, in % of its leads',
+  ),
   lead_to_trial_rate_percent_change: change,
-  trial_to_paid_rate: percent.describe('trials_converted in % of trials'),
+  trial_to_paid_rate: rowPercent.describe('trials_converted in % of trials'),
   trial_to_paid_rate_percent_change: change,
-  lead_to_paid_rate: percent.describe('leads_converted in % of leads'),
+  lead_to_paid_rate: rowPercent.describe('leads_converted in % of leads'),
   lead_to_paid_rate_percent_change: change,
-  lead_to_paid_days: days.describe('Average days from lead to paid of leads_converted'),
-  trial_to_paid_days: days.describe('Average days from trial start to paid of trials_converted'),
+  lead_to_paid_days: rowDays.describe('Average days from lead to paid of leads_converted'),
+  trial_to_paid_days: rowDays.describe('Average days from trial start to paid of trials_converted'),
   leads_forecast: count.optional().describe('Only on the period holding today: leads expected by its end'),
   trials_forecast: count.optional().describe('Only on the period holding today: trials expected by its end'),
   conversions_forecast: count
@@ -37,7 +42,6 @@ const leadsRow = z.object({
     .describe('Only on the period holding today: leads_converted expected by its end'),
   trial_to_paid_rate_forecast: z
     .number()
-    .nullable()
     .optional()
     .describe('Only on the period holding today: the trial-to-paid rate a linear forecast keeps'),
 });

@@ -4,18 +4,18 @@ import { MAX_TRAILING_MONTHS } from '../../services/limits.js';
 import { defineReport, type ReportDefinition } from './registry.js';
 import { cents, reportRangeQuery } from '../report-schemas.js';
 
-const rate = (what: string) =>
-  z.number().nullable().describe(`${what}, percent; null with nothing to divide by`);
+// The reference types these as numbers: 0 with nothing to divide by or average (docs/decisions.md).
+const rate = (what: string) => z.number().describe(`${what}, percent; 0 with nothing to divide by`);
 const count = z.number().int();
 
 const countryFigures = z.object({
   current_mrr: cents.describe('MRR on the last day of the range'),
   subscribers: count.describe('Customers paying on the last day of the range'),
-  arpa: cents.nullable().describe('current_mrr / subscribers'),
-  asp: cents.nullable().describe('New MRR of the range / new customers'),
+  arpa: cents.describe('current_mrr / subscribers; 0 without subscribers'),
+  asp: cents.describe('New MRR of the range / new customers; 0 without new customers'),
   customer_churn_rate: rate('Mean monthly customer churn over the months of the range'),
   net_mrr_churn: rate('Mean monthly net MRR churn (100 - NRR) over the months of the range'),
-  ltv: cents.nullable().describe('arpa / customer_churn_rate; null without churn'),
+  ltv: cents.describe('arpa / customer_churn_rate; 0 without churn'),
   leads: count.describe('Customers created in the range'),
   leads_converted: count.describe('Of those, paying by the end of the range'),
   lead_conversion_rate: rate('leads_converted / leads'),
@@ -77,14 +77,9 @@ const retentionRow = z.object({
   customer_churn_avg: rate('Mean customer_churn_rate of the trailing 12 months'),
   mrr_churn_avg: rate('Mean mrr_churn_rate of the trailing 12 months'),
   net_mrr_churn_avg: rate('Mean net_mrr_churn_rate of the trailing 12 months'),
-  arpa: cents.nullable().describe('target_mrr / retained_customers'),
-  ltv: cents
-    .nullable()
-    .describe('arpa / the monthly customer churn rate of customer_churn_avg; null without churn'),
-  customer_lifetime: z
-    .number()
-    .nullable()
-    .describe('Months: 1 / that monthly churn rate; null without churn'),
+  arpa: cents.describe('target_mrr / retained_customers; 0 without retained customers'),
+  ltv: cents.describe('arpa / the monthly customer churn rate of customer_churn_avg; 0 without churn'),
+  customer_lifetime: z.number().describe('Months: 1 / that monthly churn rate; 0 without churn'),
   breakdown_value: z.string().nullable().optional().describe('With breakdown: the value of this series'),
 });
 

@@ -40,9 +40,11 @@ const mrrRow = z.object({
   total_mrr: cents,
   total_arr: cents,
   total_customers: z.number().int(),
-  arpa: cents.nullable(),
-  asp: cents.nullable(),
-  quick_ratio: nullableRatio,
+  arpa: cents.describe('total_mrr / total_customers; 0 without customers'),
+  asp: cents.describe('new / new_customers; 0 without new customers'),
+  quick_ratio: z
+    .number()
+    .describe('(new + expansion + reactivation) / |contraction + churn|; 0 without contraction or churn'),
   quantity: z.number().describe('Subscription units of the counted customers at the period end'),
 });
 
@@ -234,8 +236,10 @@ export const mrrReports: readonly ReportDefinition[] = [
       result: z.array(
         z.object({
           date: z.number().int().describe('Day of the month; 0 is the anchor at zero'),
-          cumulative_mrr: cents.nullable(),
-          cumulative_mrr_compare: cents.nullable(),
+          cumulative_mrr: cents.describe('Rows stop at the month end or today: no row for a day not lived'),
+          cumulative_mrr_compare: cents
+            .optional()
+            .describe('The comparison month on the same day; absent where it has no such day yet'),
         }),
       ),
     }),

@@ -4,7 +4,7 @@ import { dayNumber as d } from '../days.js';
 import { failureRateReport, failureRateSummary } from './failure-rate.js';
 
 describe('failureRateReport', () => {
-  it('divides invoices first failing in a period by invoices attempted in it; null without attempts', () => {
+  it('divides invoices first failing in a period by invoices attempted in it; 0 without attempts', () => {
     const query = {
       from: d('2026-08-01'),
       to: TODAY,
@@ -16,7 +16,7 @@ describe('failureRateReport', () => {
     expect(
       rows.map((row) => [row.date, row.attempted_invoices, row.failed_invoices, row.failure_rate]),
     ).toEqual([
-      ['2026-08-01', 0, 0, null],
+      ['2026-08-01', 0, 0, 0], // 0 / 0: nothing attempted, so 0 (attempted_invoices tells)
       ['2026-09-01', 2, 0, 0], // o2, k0
       ['2026-10-01', 2, 1, 50], // p1, k1
       ['2026-11-01', 3, 1, 33.33], // p2, e1, r1

@@ -2,7 +2,7 @@ import { dayString } from '../days.js';
 import type { Period } from '../periods.js';
 import { type CashflowQuery, PAYMENTS, selectTransactions, seriesPeriods } from './cashflow-data.js';
 import type { CashflowTable } from './cashflow-table.js';
-import { type Summary, type ToDateLayout, percentOf, toDateSummary } from './to-date.js';
+import { type Summary, type ToDateLayout, percentOf, percentOrZero, toDateSummary } from './to-date.js';
 
 export interface FailureRateRow {
   date: string;
@@ -12,8 +12,8 @@ export interface FailureRateRow {
   currency: string;
   attempted_invoices: number;
   failed_invoices: number;
-  /** Percent, two decimals; null for a period without any payment attempt. */
-  failure_rate: number | null;
+  /** Percent, two decimals; 0 for a period without any payment attempt (attempted_invoices tells). */
+  failure_rate: number;
 }
 
 export interface FailureCounts {
@@ -111,7 +111,7 @@ export function failureRateReport(
       currency: query.baseCurrency,
       attempted_invoices: attempted,
       failed_invoices: failed,
-      failure_rate: percentOf(failed, attempted),
+      failure_rate: percentOrZero(failed, attempted),
     };
   });
 }

@@ -1,4 +1,5 @@
 import { type Interval, type Period, periodStart, shiftMonths } from '../periods.js';
+import { ratioOrZero } from '../ratio.js';
 import { percentageChange } from '../reports/summary.js';
 import { twoDecimals } from '../rounding.js';
 
@@ -25,7 +26,12 @@ export function toDateSpan(today: number, name: ToDate): { current: Period; prev
 
 /** `part` as a percentage of `whole`, two decimals; null when `whole` is 0, so never NaN. */
 export function percentOf(part: number, whole: number): number | null {
-  return whole === 0 ? null : twoDecimals((part / whole) * 100);
+  return whole === 0 ? null : percentOrZero(part, whole);
+}
+
+/** `part` as a percentage of `whole`, two decimals; 0 when `whole` is 0 (ratioOrZero). */
+export function percentOrZero(part: number, whole: number): number {
+  return twoDecimals(ratioOrZero(part, whole) * 100);
 }
 
 /** Absolute change of a rate, two decimals; null when either side is null. */

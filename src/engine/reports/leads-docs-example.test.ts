@@ -26,9 +26,13 @@ describe('the lead reports example of docs/metrics.md', () => {
       ]),
     ).toEqual([
       [4, 2, 3, 75, 50, 75, 12, 14, null, null],
-      [0, 1, 0, null, 100, null, null, 14, -100, -50],
+      // October: no leads, so its lead rates and lead-to-paid days are 0 / 0 -> 0.
+      [0, 1, 0, 0, 100, 0, 0, 14, -100, -50],
       [2, 1, 1, 50, 100, 50, 16, 14, null, 0],
     ]);
+    // October's 0 rates stand for "no leads": no change is measured to them or from them,
+    // where a real 0 would read -100 % and then nothing.
+    expect(rows.map((row) => row.lead_to_trial_rate_percent_change)).toEqual([null, null, null]);
     expect(rows[2]).toMatchObject({
       leads_forecast: 3,
       trials_forecast: 1,

@@ -161,16 +161,17 @@ describe('leadsReport', () => {
       ['2026-11-16', 1, 0, 1, null],
       ['2026-11-23', 1, 0, 0, -100],
     ]);
-    // The week of today runs to Sunday Nov 29: 1 day gone of 7, so 1 lead x 7. No trial: no rate.
+    // The week of today runs to Sunday Nov 29: 1 day gone of 7, so 1 lead x 7. No trial: the
+    // rate is 0 / 0 -> 0, and so is its forecast.
     expect(weeks.map((row) => row.leads_forecast)).toEqual([undefined, undefined, undefined, 7]);
     expect(weeks[3]).toMatchObject({
       trials_forecast: 0,
       conversions_forecast: 0,
-      trial_to_paid_rate_forecast: null,
+      trial_to_paid_rate_forecast: 0,
     });
     // A day holding today is all gone: the forecast is the count.
     expect(report('2026-11-23', '2026-11-23', 'day')).toEqual([
-      expect.objectContaining({ date: '2026-11-23', leads: 1, leads_forecast: 1, trial_to_paid_rate: null }),
+      expect.objectContaining({ date: '2026-11-23', leads: 1, leads_forecast: 1, trial_to_paid_rate: 0 }),
     ]);
   });
 
@@ -183,7 +184,8 @@ describe('leadsReport', () => {
       ['2026-11-01', 2],
     ]);
     for (const row of finished) expect(row).not.toHaveProperty('leads_forecast');
-    // December: k's lead and j's trial and payment lie after today.
+    // December: k's lead and j's trial and payment lie after today. Nothing counted, so every
+    // rate and average is 0 / 0 -> 0, and no change is measured.
     expect(report('2026-12-01', '2026-12-31', 'month')).toEqual([
       {
         date: '2026-12-01',
@@ -193,14 +195,14 @@ describe('leadsReport', () => {
         trials_percent_change: null,
         leads_converted: 0,
         trials_converted: 0,
-        lead_to_trial_rate: null,
+        lead_to_trial_rate: 0,
         lead_to_trial_rate_percent_change: null,
-        trial_to_paid_rate: null,
+        trial_to_paid_rate: 0,
         trial_to_paid_rate_percent_change: null,
-        lead_to_paid_rate: null,
+        lead_to_paid_rate: 0,
         lead_to_paid_rate_percent_change: null,
-        lead_to_paid_days: null,
-        trial_to_paid_days: null,
+        lead_to_paid_days: 0,
+        trial_to_paid_days: 0,
       },
     ]);
   });

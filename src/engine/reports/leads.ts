@@ -4,7 +4,8 @@ import { seriesPeriods } from '../cashflow/cashflow-data.js';
 import { percentOf } from '../cashflow/to-date.js';
 import { dayString } from '../days.js';
 import { nextPeriodStart, periodStart } from '../periods.js';
-import { averageDays, daysBetween, eachFunnel } from './leads-funnel.js';
+import { ratioOrZero } from '../ratio.js';
+import { daysBetween, eachFunnel } from './leads-funnel.js';
 import { percentageChange } from './summary.js';
 
 export type LeadsQuery = Pick<RangeQuery, 'today' | 'from' | 'to' | 'interval' | 'customers'>;
@@ -13,7 +14,7 @@ export interface LeadsForecast {
   leads_forecast: number;
   trials_forecast: number;
   conversions_forecast: number;
-  trial_to_paid_rate_forecast: number | null;
+  trial_to_paid_rate_forecast: number;
 }
 
 export interface LeadsRow extends Partial<LeadsForecast> {
@@ -24,14 +25,15 @@ export interface LeadsRow extends Partial<LeadsForecast> {
   trials_percent_change: number | null;
   leads_converted: number;
   trials_converted: number;
-  lead_to_trial_rate: number | null;
+  /** Rates and days are 0 where nothing was counted (ratioOrZero); their changes stay null then. */
+  lead_to_trial_rate: number;
   lead_to_trial_rate_percent_change: number | null;
-  trial_to_paid_rate: number | null;
+  trial_to_paid_rate: number;
   trial_to_paid_rate_percent_change: number | null;
-  lead_to_paid_rate: number | null;
+  lead_to_paid_rate: number;
   lead_to_paid_rate_percent_change: number | null;
-  lead_to_paid_days: number | null;
-  trial_to_paid_days: number | null;
+  lead_to_paid_days: number;
+  trial_to_paid_days: number;
 }
 
 /** What one period adds up: its leads and what became of them, its trials and what became of them. */
@@ -115,6 +117,7 @@ export function leadsReport(funnel: FunnelColumns, query: LeadsQuery): LeadsRow[
   let previous: LeadsRow | null = null;
   return periods.map((period, index) => {
     const tally = tallies[index]!;
+    // Null rates where nothing was counted, so that no change is measured from or to them.
     const figures = {
       leads: tally.leads,
       trials: tally.trials,
@@ -132,14 +135,14 @@ export function leadsReport(funnel: FunnelColumns, query: LeadsQuery): LeadsRow[
       trials_percent_change: change('trials'),
       leads_converted: tally.leadsConverted,
       trials_converted: tally.trialsConverted,
-      lead_to_trial_rate: figures.lead_to_trial_rate,
+      lead_to_trial_rate: figures.lead_to_trial_rate ?? 0,
       lead_to_trial_rate_percent_change: change('lead_to_trial_rate'),
-      trial_to_paid_rate: figures.trial_to_paid_rate,
+      trial_to_paid_rate: figures.trial_to_paid_rate ?? 0,
       trial_to_paid_rate_percent_change: change('trial_to_paid_rate'),
-      lead_to_paid_rate: figures.lead_to_paid_rate,
+      lead_to_paid_rate: figures.lead_to_paid_rate ?? 0,
       lead_to_paid_rate_percent_change: change('lead_to_paid_rate'),
-      lead_to_paid_days: averageDays(tally.leadToPaidDays, tally.leadsConverted),
-      trial_to_paid_days: averageDays(tally.trialToPaidDays, tally.trialsConverted),
+      lead_to_paid_days: Math.round(ratioOrZero(tally.leadToPaidDays, tally.leadsConverted)),
+      trial_to_paid_days: Math.round(ratioOrZero(tally.trialToPaidDays, tally.trialsConverted)),
     };
     if (index === current) Object.assign(row, forecast(row, tally, period.start, query));
     previous = row;

@@ -4,35 +4,37 @@ import type { AccountSnapshot } from '../account-snapshot.js';
 import { breakdownGroups } from '../breakdown.js';
 import type { CashflowTable } from '../cashflow/cashflow-table.js';
 import { failureCountsByGroup } from '../cashflow/failure-rate.js';
-import { percentOf } from '../cashflow/to-date.js';
+import { percentOrZero } from '../cashflow/to-date.js';
 import { twoDecimals } from '../rounding.js';
 import type { FxTable } from '../fx-table.js';
 import { periodsBetween } from '../periods.js';
+import { ratioOrZero } from '../ratio.js';
 import { roundCents } from '../rounding.js';
 import { baselineOf, cohortFigures, cohortRates, type Rates } from './cohort-windows.js';
 
 /** `fixFx` converts everything at the rate of `to`. */
 export type MapQuery = Omit<RangeQuery, 'interval'>;
 
+/** Ratios, rates and shares are 0 where there is nothing to divide by or average (ratioOrZero). */
 export interface CountryFigures {
   current_mrr: number;
   subscribers: number;
-  arpa: number | null;
-  asp: number | null;
-  customer_churn_rate: number | null;
-  net_mrr_churn: number | null;
-  ltv: number | null;
+  arpa: number;
+  asp: number;
+  customer_churn_rate: number;
+  net_mrr_churn: number;
+  ltv: number;
   leads: number;
   leads_converted: number;
-  lead_conversion_rate: number | null;
+  lead_conversion_rate: number;
   new_trials: number;
   trials_converted: number;
-  trial_conversion_rate: number | null;
-  payment_failure_rate: number | null;
-  mrr_percent: number | null;
-  subscribers_percent: number | null;
-  leads_percent: number | null;
-  trials_percent: number | null;
+  trial_conversion_rate: number;
+  payment_failure_rate: number;
+  mrr_percent: number;
+  subscribers_percent: number;
+  leads_percent: number;
+  trials_percent: number;
 }
 
 export interface MapReport {
@@ -44,10 +46,13 @@ export interface MapReport {
 
 const NEW = MOVEMENT_KINDS.indexOf('new');
 
-/** The mean of the non-null rates, or null. */
-function meanRate(rates: readonly Rates[], rate: keyof Rates): number | null {
+/** The mean of the non-null rates (the months with a cohort), or 0 without any. */
+function meanRate(rates: readonly Rates[], rate: keyof Rates): number {
   const values = rates.map((row) => row[rate]).filter((value) => value !== null);
-  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+  return ratioOrZero(
+    values.reduce((sum, value) => sum + value, 0),
+    values.length,
+  );
 }
 
 /** Per group: leads, trials and the conversions among them by `to`, from the customers' funnel days. */
@@ -160,27 +165,26 @@ export function mapReport(
     const rates = monthly.map(cohortRates);
     const churn = meanRate(rates, 'customerChurn');
     const netChurn = meanRate(rates, 'netMrrChurn');
-    const arpa = end.customers === 0 ? null : roundCents(end.baselineMrr / end.customers);
-    const newCustomers = fresh.customers[group]!;
+    const arpa = roundCents(ratioOrZero(end.baselineMrr, end.customers));
     const figuresOfCountry: CountryFigures = {
       current_mrr: end.baselineMrr,
       subscribers: end.customers,
       arpa,
-      asp: newCustomers === 0 ? null : roundCents(roundCents(fresh.amount[group]!) / newCustomers),
-      customer_churn_rate: churn === null ? null : twoDecimals(churn * 100),
-      net_mrr_churn: netChurn === null ? null : twoDecimals(netChurn * 100),
-      ltv: arpa === null || churn === null || churn === 0 ? null : roundCents(arpa / churn),
+      asp: roundCents(ratioOrZero(roundCents(fresh.amount[group]!), fresh.customers[group]!)),
+      customer_churn_rate: twoDecimals(churn * 100),
+      net_mrr_churn: twoDecimals(netChurn * 100),
+      ltv: roundCents(ratioOrZero(arpa, churn)),
       leads,
       leads_converted: leadsConverted,
-      lead_conversion_rate: percentOf(leadsConverted, leads),
+      lead_conversion_rate: percentOrZero(leadsConverted, leads),
       new_trials: trials,
       trials_converted: trialsConverted,
-      trial_conversion_rate: percentOf(trialsConverted, trials),
-      payment_failure_rate: percentOf(failed, attempted),
-      mrr_percent: percentOf(end.baselineMrr, totalMrr),
-      subscribers_percent: percentOf(end.customers, totalSubscribers),
-      leads_percent: percentOf(leads, totalLeads),
-      trials_percent: percentOf(trials, totalTrials),
+      trial_conversion_rate: percentOrZero(trialsConverted, trials),
+      payment_failure_rate: percentOrZero(failed, attempted),
+      mrr_percent: percentOrZero(end.baselineMrr, totalMrr),
+      subscribers_percent: percentOrZero(end.customers, totalSubscribers),
+      leads_percent: percentOrZero(leads, totalLeads),
+      trials_percent: percentOrZero(trials, totalTrials),
     };
     if (country === null) report.unknown = figuresOfCountry;
     else report.list[country.toLowerCase()] = figuresOfCountry;

@@ -22,8 +22,9 @@ interface GrowthFilter {
 export interface MrrGrowthRow {
   /** Day of the month; 0 is the anchor at zero. */
   date: number;
-  cumulative_mrr: number | null;
-  cumulative_mrr_compare: number | null;
+  cumulative_mrr: number;
+  /** Absent for a day the comparison month does not have, or has not lived yet. */
+  cumulative_mrr_compare?: number;
 }
 
 /**
@@ -78,7 +79,12 @@ function runningSums(
   return months.map((month) => sums[indexOf.get(periodStart(month, 'month'))!]!);
 }
 
-/** The month's MRR movements added up day by day, beside the same for a comparison month. */
+/**
+ * The month's MRR movements added up day by day, beside the same for a comparison month. A day
+ * not lived yet, or past the month's end, has no row: the rows stop at the month's last day or
+ * today, and the comparison is shown on those days only (docs/decisions.md, "MRR growth stops
+ * at today").
+ */
 export function mrrGrowthReport(
   snapshot: AccountSnapshot,
   query: MrrGrowthQuery,
@@ -88,11 +94,17 @@ export function mrrGrowthReport(
     (number | null)[],
     (number | null)[],
   ];
-  return current.map((value, date) => ({
-    date,
-    cumulative_mrr: value,
-    cumulative_mrr_compare: compare[date] ?? null,
-  }));
+  const rows: MrrGrowthRow[] = [];
+  // The nulls of a month's sums come after its last lived day, none before.
+  for (let date = 0; date < current.length && current[date] !== null; date++) {
+    const compared = compare[date];
+    rows.push({
+      date,
+      cumulative_mrr: current[date]!,
+      ...(compared === null || compared === undefined ? {} : { cumulative_mrr_compare: compared }),
+    });
+  }
+  return rows;
 }
 
 /** The running sums of several months (the mrr-growth export), as `runningSums` gives them. */

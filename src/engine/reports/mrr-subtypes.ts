@@ -79,14 +79,14 @@ export function mrrRowsWithSubtypes(
   snapshot: Snapshot,
   query: MrrQuery,
   fx: FxTable,
-): Record<string, number | string | null>[] {
+): Record<string, number | string>[] {
   const mrrRows = mrrReport(snapshot, query, fx);
   const split = new Map(
     SPLIT_KINDS.map((kind) => [kind, mrrSubtypesReport(snapshot, query, kind, fx, mrrRows)] as const),
   );
   return mrrRows.map((mrrRow, index) => {
-    const row: Record<string, number | string | null> = {};
-    for (const [field, value] of Object.entries(mrrRow) as [string, number | string | null][]) {
+    const row: Record<string, number | string> = {};
+    for (const [field, value] of Object.entries(mrrRow) as [string, number | string][]) {
       row[field] = value;
       const suffix = field.endsWith('_customers') ? '_customers' : '';
       const kind = field.slice(0, field.length - suffix.length) as SplitKind;

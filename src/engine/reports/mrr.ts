@@ -4,6 +4,7 @@ import { allocate } from '../allocate.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { periodsBetween } from '../periods.js';
+import { ratioOrZero } from '../ratio.js';
 import { roundCents } from '../rounding.js';
 import { type Snapshot } from '../snapshot.js';
 
@@ -61,19 +62,16 @@ export interface MrrRow {
   total_mrr: number;
   total_arr: number;
   total_customers: number;
-  arpa: number | null;
-  asp: number | null;
-  quick_ratio: number | null;
+  /** 0 without subscribers, as asp without new customers and quick_ratio without losses (ratioOrZero). */
+  arpa: number;
+  asp: number;
+  quick_ratio: number;
   /** Units of the counted customers' subscriptions on the period's last day, or today if that is earlier. */
   quantity: number;
 }
 
 const KIND_COUNT = MOVEMENT_KINDS.length;
 const [NEW, EXPANSION, CONTRACTION, CHURN, REACTIVATION] = [0, 1, 2, 3, 4] as const;
-
-function ratio(numerator: number, denominator: number): number | null {
-  return denominator === 0 ? null : numerator / denominator;
-}
 
 /**
  * MRR per period with its movements, in the base currency (DESIGN 4.3 to 4.5). For every
@@ -173,9 +171,9 @@ export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
       total_mrr: total,
       total_arr: total * 12,
       total_customers: subscribers,
-      arpa: subscribers === 0 ? null : roundCents(total / subscribers),
-      asp: customerCounts[NEW] === 0 ? null : roundCents(kinds[NEW]! / customerCounts[NEW]!),
-      quick_ratio: ratio(
+      arpa: roundCents(ratioOrZero(total, subscribers)),
+      asp: roundCents(ratioOrZero(kinds[NEW]!, customerCounts[NEW]!)),
+      quick_ratio: ratioOrZero(
         kinds[NEW]! + kinds[EXPANSION]! + kinds[REACTIVATION]!,
         Math.abs(kinds[CONTRACTION]! + kinds[CHURN]!),
       ),

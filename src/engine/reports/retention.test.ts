@@ -109,7 +109,7 @@ describe('retentionReport', () => {
       customer_churn_rate: 20,
       mrr_churn_rate: 29.56, // 12000 / 40600
       net_mrr_churn_rate: 16.26, // 6600 / 40600
-      // The monthly rows of Nov 2025 to Oct 2026, of which Jan has no cohort (null) and
+      // The monthly rows of Nov 2025 to Oct 2026, of which Jan has no cohort (left out) and
       // Feb to Jul and Sep keep everything (100 %, no churn). Aug: the Jul 31 cohort a, b, c,
       // d (9600), e, g = 42600 loses g (2000): NRR = GRR = 40600 / 42600, churn 1 / 6.
       // nrr_avg = (7 + 40600/42600 + 34000/40600) / 9 = (7 + 0.953052 + 0.837438) / 9 = 97.67 %.
@@ -187,25 +187,34 @@ describe('retentionReport', () => {
     expect(report.rows[1]![1]!.grr).toBe(100);
   });
 
-  it('has null rates, LTV and lifetime rather than NaN or Infinity', () => {
+  it('has 0 rates, LTV and lifetime where there is nothing to divide by, rather than NaN or Infinity', () => {
     const report = retentionReport(snapshot, { ...query, groupOf: everyone.map(() => -1) }, fx);
+    // No cohort: every rate is x / 0 and every average is over no window, so 0; the 0
+    // cohort_customers beside them tells it from a cohort that lost everything.
     expect(report.rows[0]![0]).toMatchObject({
       cohort_customers: 0,
-      nrr: null,
-      grr: null,
-      customer_churn_rate: null,
-      nrr_avg: null,
-      arpa: null,
-      ltv: null,
-      customer_lifetime: null,
+      retained_customers: 0,
+      nrr: 0,
+      grr: 0,
+      customer_retention_rate: 0,
+      customer_churn_rate: 0,
+      mrr_churn_rate: 0,
+      net_mrr_churn_rate: 0,
+      nrr_avg: 0,
+      grr_avg: 0,
+      customer_churn_avg: 0,
+      arpa: 0, // 0 / 0 retained
+      ltv: 0,
+      customer_lifetime: 0,
     });
-    // d alone never churns: an ARPA, but no churn to divide it by.
+    // d alone never churns: an ARPA, but no churn to divide it by: 10000 / 0 and 1 / 0 -> 0.
     const loyal = Int32Array.from(customers, (customer) => (customer.id === 'd' ? 0 : -1));
     expect(retentionReport(snapshot, { ...query, groupOf: loyal }, fx).rows[0]![0]).toMatchObject({
+      churned_customers: 0,
       customer_churn_avg: 0,
       arpa: 10000,
-      ltv: null,
-      customer_lifetime: null,
+      ltv: 0,
+      customer_lifetime: 0,
     });
   });
 
@@ -265,21 +274,25 @@ describe('retentionReport', () => {
             for (const row of report.rows.flat()) {
               expect(row.grr_mrr).toBeLessThanOrEqual(row.baseline_mrr);
               expect(row.grr_mrr).toBeLessThanOrEqual(row.target_mrr);
-              if (row.grr !== null) {
+              if (row.baseline_mrr > 0) {
                 expect(row.grr).toBeLessThanOrEqual(100);
-                expect(row.grr).toBeLessThanOrEqual(row.nrr!);
+                expect(row.grr).toBeLessThanOrEqual(row.nrr);
                 // Both figures are rounded to hundredths, so they may miss 100 by one hundredth,
                 // and the sum of two binary fractions by a rounding error more (seen: 0.010000000000005).
-                expect(Math.abs(row.grr + row.mrr_churn_rate! - 100)).toBeLessThanOrEqual(0.01 + 1e-9);
-                expect(Math.abs(row.nrr! + row.net_mrr_churn_rate! - 100)).toBeLessThanOrEqual(0.01 + 1e-9);
+                expect(Math.abs(row.grr + row.mrr_churn_rate - 100)).toBeLessThanOrEqual(0.01 + 1e-9);
+                expect(Math.abs(row.nrr + row.net_mrr_churn_rate - 100)).toBeLessThanOrEqual(0.01 + 1e-9);
+              } else {
+                // Nothing to divide by: 0, never NaN.
+                expect([row.nrr, row.grr, row.mrr_churn_rate, row.net_mrr_churn_rate]).toEqual([0, 0, 0, 0]);
               }
               const moved = row.expansion + row.contraction + row.churn + row.reactivation;
               expect(row.target_mrr).toBe(row.baseline_mrr + moved + row.fx_adjustment);
               if (fixFx) expect(row.fx_adjustment).toBe(0);
               expect(row.retained_customers).toBeLessThanOrEqual(row.cohort_customers);
               expect(row.churned_customers).toBeLessThanOrEqual(row.churn_customers);
-              if (row.grr_avg !== null) expect(row.grr_avg).toBeLessThanOrEqual(100);
-              if (row.ltv !== null) expect(row.ltv).toBeGreaterThanOrEqual(0);
+              expect(row.grr_avg).toBeLessThanOrEqual(100);
+              expect(row.ltv).toBeGreaterThanOrEqual(0);
+              expect(Number.isFinite(row.customer_lifetime)).toBe(true);
             }
           },
         ),

@@ -4,6 +4,7 @@ import { twoDecimals } from '../rounding.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
 import { periodStart, periodsBetween, shiftMonths } from '../periods.js';
+import { ratioOrZero } from '../ratio.js';
 import { roundCents } from '../rounding.js';
 import { type Snapshot } from '../snapshot.js';
 import {
@@ -45,21 +46,22 @@ export interface RetentionRow {
   reactivation: number;
   reactivation_customers: number;
   fx_adjustment: number;
-  nrr: number | null;
-  grr: number | null;
-  customer_retention_rate: number | null;
-  customer_churn_rate: number | null;
-  mrr_churn_rate: number | null;
-  net_mrr_churn_rate: number | null;
-  nrr_avg: number | null;
-  grr_avg: number | null;
-  customer_retention_avg: number | null;
-  customer_churn_avg: number | null;
-  mrr_churn_avg: number | null;
-  net_mrr_churn_avg: number | null;
-  arpa: number | null;
-  ltv: number | null;
-  customer_lifetime: number | null;
+  /** Rates and averages are 0 where there is nothing to divide by or average (ratioOrZero). */
+  nrr: number;
+  grr: number;
+  customer_retention_rate: number;
+  customer_churn_rate: number;
+  mrr_churn_rate: number;
+  net_mrr_churn_rate: number;
+  nrr_avg: number;
+  grr_avg: number;
+  customer_retention_avg: number;
+  customer_churn_avg: number;
+  mrr_churn_avg: number;
+  net_mrr_churn_avg: number;
+  arpa: number;
+  ltv: number;
+  customer_lifetime: number;
 }
 
 export interface RetentionReport {
@@ -74,7 +76,11 @@ const [EXPANSION, CONTRACTION, CHURN, REACTIVATION] = (
   ['expansion', 'contraction', 'churn', 'reactivation'] as const
 ).map((kind) => MOVEMENT_KINDS.indexOf(kind)) as [number, number, number, number];
 
-const percent = (ratio: number | null) => (ratio === null ? null : twoDecimals(ratio * 100));
+/**
+ * A rate as a percentage. The rates stay null inside the engine, so that the trailing means skip
+ * the windows without a cohort; the rows carry 0 for them, as for every ratio over nothing.
+ */
+const percent = (ratio: number | null) => twoDecimals((ratio ?? 0) * 100);
 
 /** The churn rate of one month that, repeated `months` times, loses as much as `rate` does. */
 export function monthlyRate(rate: number | null, months: number): number | null {
@@ -102,7 +108,7 @@ function trailingMeans(values: readonly (number | null)[], starts: readonly numb
  * are the means of the rows of the trailing AVERAGE_MONTHS months, so the rows of the year
  * before the range are computed too. ARPA is per retained customer, and LTV = ARPA / the monthly
  * customer churn rate equivalent to customer_churn_avg; with no churn LTV and the customer
- * lifetime are null, not infinite.
+ * lifetime are 0, not infinite, as every ratio over nothing (churned_customers tells).
  */
 export function retentionReport(snapshot: Snapshot, query: RetentionQuery, fx: FxTable): RetentionReport {
   const periods = periodsBetween(shiftMonths(query.from, -AVERAGE_MONTHS), query.to, query.interval);
@@ -141,9 +147,8 @@ export function retentionReport(snapshot: Snapshot, query: RetentionQuery, fx: F
       const index = first + shown;
       const cohort = figures[index]![group]!;
       const rate = rates[index]!;
-      const arpa = cohort.retained === 0 ? null : roundCents(cohort.targetMrr / cohort.retained);
-      const monthlyChurn = monthlyRate(means.customerChurn[index]!, query.trailingMonths);
-      const lifetimeKnown = monthlyChurn !== null && monthlyChurn > 0;
+      const arpa = roundCents(ratioOrZero(cohort.targetMrr, cohort.retained));
+      const monthlyChurn = monthlyRate(means.customerChurn[index]!, query.trailingMonths) ?? 0;
       return {
         date: dayString(window.target),
         baseline_date: dayString(window.baseline),
@@ -175,8 +180,8 @@ export function retentionReport(snapshot: Snapshot, query: RetentionQuery, fx: F
         mrr_churn_avg: percent(means.mrrChurn[index]!),
         net_mrr_churn_avg: percent(means.netMrrChurn[index]!),
         arpa,
-        ltv: arpa === null || !lifetimeKnown ? null : roundCents(arpa / monthlyChurn),
-        customer_lifetime: lifetimeKnown ? twoDecimals(1 / monthlyChurn) : null,
+        ltv: roundCents(ratioOrZero(arpa, monthlyChurn)),
+        customer_lifetime: twoDecimals(ratioOrZero(1, monthlyChurn)),
       };
     });
   });

@@ -7,7 +7,17 @@ export interface Field<Row> {
   label: string;
   kind: Kind;
   chart?: { type: 'line' | 'bar'; colour: string };
+  /**
+   * Whether the row has anything to divide by. The API answers 0 for a ratio over nothing
+   * (docs/decisions.md, "Ratios over nothing are 0"); such a figure is shown as "–", left out
+   * of the chart and empty in the CSV, so it does not read as a real 0 %.
+   */
+  known?: (row: Row) => boolean;
 }
+
+/** The field's figure in `row`, or null where the row has nothing to divide by. */
+const figureOf = <Row,>(field: Field<Row>, row: Row): number | null =>
+  field.known === undefined || field.known(row) ? (row[field.key] as number) : null;
 
 /** The same fields, none drawn: for the table of every figure under the charts. */
 export function tableOnly<Row>(fields: Field<Row>[]): Field<Row>[] {
@@ -31,7 +41,7 @@ export function PeriodPanel<Row extends { date: string }>(props: {
   const columns: Column<Row>[] = [
     { key: 'date', label: 'Period', value: (row) => row.date },
     ...fields.map((field) =>
-      figure<Row>(field.key, field.label, field.kind, currency, (row) => row[field.key] as number | null),
+      figure<Row>(field.key, field.label, field.kind, currency, (row) => figureOf(field, row)),
     ),
   ];
   const charted = fields.filter((field) => field.chart);
@@ -50,7 +60,7 @@ export function PeriodPanel<Row extends { date: string }>(props: {
             name: field.label,
             type: field.chart!.type,
             colour: field.chart!.colour,
-            values: rows.map((row) => row[field.key] as number | null),
+            values: rows.map((row) => figureOf(field, row)),
           }))}
           format={(value) => formatter(charted[0]!.kind, currency)(value)}
           whole={charted[0]!.kind === 'count'}

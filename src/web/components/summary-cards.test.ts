@@ -13,17 +13,21 @@ const row = (date: string, total_mrr: number, total_customers: number): MrrRow =
   total_mrr,
   total_arr: total_mrr * 12,
   total_customers,
-  arpa: total_customers === 0 ? null : Math.round(total_mrr / total_customers),
+  // As the API answers it: 0 without customers.
+  arpa: total_customers === 0 ? 0 : Math.round(total_mrr / total_customers),
+});
+/** A retention row of a month-back cohort of `cohort_customers`, as the API answers it. */
+const churn = (date: string, customer_churn_rate: number, cohort_customers = 10) => ({
+  date,
+  cohort_customers,
+  customer_churn_rate,
 });
 
 describe('summary cards', () => {
   it('show the last period against the one before, churn in points', () => {
     const cards = summaryCards(
       [row('2026-09-01', 10000, 2), row('2026-10-01', 12500, 2)],
-      [
-        { date: '2026-09-30', customer_churn_rate: 10 },
-        { date: '2026-10-31', customer_churn_rate: 12.5 },
-      ],
+      [churn('2026-09-30', 10), churn('2026-10-31', 12.5)],
       'usd',
     );
     expect(cards.map(({ metric, value, text, change, good }) => [metric, value, text, change, good])).toEqual(
@@ -48,14 +52,31 @@ describe('summary cards', () => {
     ]);
   });
 
+  it('show "–" for the ARPA without customers and the churn without a cohort, which the API answers as 0', () => {
+    const cards = summaryCards(
+      [row('2026-09-01', 4000, 1), row('2026-10-01', 0, 0)],
+      [churn('2026-09-30', 0, 1), churn('2026-10-31', 0, 0)],
+      'usd',
+    );
+    expect(cards.map(({ metric, value, text, change }) => [metric, value, text, change])).toEqual([
+      ['mrr', 0, '$0', '−100.0%'],
+      ['arr', 0, '$0', '−100.0%'],
+      ['subscribers', 0, '0', '−100.0%'],
+      // 0 / 0 customers: no ARPA, and no change to it from September's 4000.
+      ['arpa', null, '–', null],
+      // September's cohort of 1 lost nobody (0 %); October had no cohort: no rate, no change.
+      ['churn-rate', null, '–', null],
+    ]);
+  });
+
   it('compare the end of the range with the end of the previous range when given', () => {
     const cards = summaryCards(
       [row('2026-05-01', 9000, 2), row('2026-06-01', 15000, 3)],
-      [{ date: '2026-06-30', customer_churn_rate: 0 }],
+      [churn('2026-06-30', 0)],
       'usd',
       {
         mrr: [row('2026-02-01', 10000, 2), row('2026-03-01', 12000, 3)],
-        retention: [{ date: '2026-03-31', customer_churn_rate: 5 }],
+        retention: [churn('2026-03-31', 5)],
       },
     );
     expect(cards.map(({ metric, change }) => [metric, change])).toEqual([

@@ -18,7 +18,13 @@ function changeOf(now: number | null, before: number | null | undefined, higherI
   return { change: signed(change, '%'), good: change === 0 ? null : change > 0 === higherIsBetter };
 }
 
-type Churn = Pick<RetentionRow, 'date' | 'customer_churn_rate'>;
+type Churn = Pick<RetentionRow, 'date' | 'cohort_customers' | 'customer_churn_rate'>;
+
+// The API answers 0 for a ratio over nothing (docs/decisions.md, "Ratios over nothing are 0"):
+// without customers, or without a cohort, the card shows "–" rather than a real-looking 0.
+const arpaOf = (row: MrrRow | undefined) => (row && row.total_customers > 0 ? row.arpa : null);
+const churnOf = (row: Churn | undefined) =>
+  row && row.cohort_customers > 0 ? row.customer_churn_rate : null;
 
 /**
  * The five headline figures at the end of the range, each against the period before it or,
@@ -33,12 +39,9 @@ export function summaryCards(
 ): Card[] {
   const last = mrr.at(-1);
   const before = previous ? previous.mrr.at(-1) : mrr.at(-2);
-  const churn = retention.at(-1)?.customer_churn_rate ?? null;
-  const churnBefore = previous
-    ? previous.retention.at(-1)?.customer_churn_rate
-    : retention.at(-2)?.customer_churn_rate;
-  const churnChange =
-    churn !== null && churnBefore !== null && churnBefore !== undefined ? churn - churnBefore : null;
+  const churn = churnOf(retention.at(-1));
+  const churnBefore = churnOf(previous ? previous.retention.at(-1) : retention.at(-2));
+  const churnChange = churn !== null && churnBefore !== null ? churn - churnBefore : null;
   return [
     {
       metric: 'mrr',
@@ -64,9 +67,9 @@ export function summaryCards(
     {
       metric: 'arpa',
       label: 'ARPA',
-      value: last?.arpa ?? null,
-      text: money(last?.arpa, currency),
-      ...changeOf(last?.arpa ?? null, before?.arpa),
+      value: arpaOf(last),
+      text: money(arpaOf(last), currency),
+      ...changeOf(arpaOf(last), arpaOf(before)),
     },
     {
       metric: 'churn-rate',

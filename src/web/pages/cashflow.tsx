@@ -30,7 +30,14 @@ const FAILED: Field<FailedPaymentsRow>[] = [
 ];
 
 const FAILURE_RATE: Field<FailureRateRow>[] = [
-  { key: 'failure_rate', label: 'Failure rate', kind: 'percent', chart: { type: 'line', colour: '#e03131' } },
+  {
+    key: 'failure_rate',
+    label: 'Failure rate',
+    kind: 'percent',
+    chart: { type: 'line', colour: '#e03131' },
+    // 0 over nothing in the API: a period without a charged invoice shows "–".
+    known: (row) => row.attempted_invoices > 0,
+  },
   { key: 'attempted_invoices', label: 'Invoices charged', kind: 'count' },
   { key: 'failed_invoices', label: 'Invoices failed', kind: 'count' },
 ];

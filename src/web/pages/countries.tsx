@@ -29,8 +29,10 @@ const COLOURED_BY = {
 type ColouredBy = keyof typeof COLOURED_BY;
 
 function columns(currency: string): Column<Country>[] {
-  const of = (key: keyof CountryFigures, label: string, kind: Kind) =>
-    figure<Country>(key, label, kind, currency, (row) => row[key]);
+  // `known` says whether the row has anything to divide by: the API answers 0 for a ratio over
+  // nothing, shown here as "–".
+  const of = (key: keyof CountryFigures, label: string, kind: Kind, known = (_row: Country) => true) =>
+    figure<Country>(key, label, kind, currency, (row) => (known(row) ? row[key] : null));
   return [
     {
       key: 'country',
@@ -41,9 +43,9 @@ function columns(currency: string): Column<Country>[] {
     of('current_mrr', 'MRR', 'money'),
     of('mrr_percent', 'Share of MRR', 'percent'),
     of('subscribers', 'Subscribers', 'count'),
-    of('arpa', 'ARPA', 'money'),
+    of('arpa', 'ARPA', 'money', (row) => row.subscribers > 0),
     of('customer_churn_rate', 'Customer churn', 'percent'),
-    of('ltv', 'LTV', 'money'),
+    of('ltv', 'LTV', 'money', (row) => row.subscribers > 0 && row.customer_churn_rate > 0),
     of('leads', 'Leads', 'count'),
     of('new_trials', 'Trials', 'count'),
     of('payment_failure_rate', 'Payment failures', 'percent'),

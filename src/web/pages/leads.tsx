@@ -26,11 +26,22 @@ const COUNTS: Field<LeadsRow>[] = [
 // The table: every figure, none drawn.
 const ALL: Field<LeadsRow>[] = [
   ...tableOnly(COUNTS),
-  { key: 'lead_to_trial_rate', label: 'Lead to trial', kind: 'percent' },
-  { key: 'trial_to_paid_rate', label: 'Trial to paid', kind: 'percent' },
-  { key: 'lead_to_paid_rate', label: 'Lead to paid', kind: 'percent' },
-  { key: 'lead_to_paid_days', label: 'Days lead to paid', kind: 'count' },
-  { key: 'trial_to_paid_days', label: 'Days trial to paid', kind: 'count' },
+  // Each is 0 over nothing in the API; the count it divides by says when to show "–".
+  { key: 'lead_to_trial_rate', label: 'Lead to trial', kind: 'percent', known: (row) => row.leads > 0 },
+  { key: 'trial_to_paid_rate', label: 'Trial to paid', kind: 'percent', known: (row) => row.trials > 0 },
+  { key: 'lead_to_paid_rate', label: 'Lead to paid', kind: 'percent', known: (row) => row.leads > 0 },
+  {
+    key: 'lead_to_paid_days',
+    label: 'Days lead to paid',
+    kind: 'count',
+    known: (row) => row.leads_converted > 0,
+  },
+  {
+    key: 'trial_to_paid_days',
+    label: 'Days trial to paid',
+    kind: 'count',
+    known: (row) => row.trials_converted > 0,
+  },
 ];
 
 const WINDOWS = [30, 365] as const;

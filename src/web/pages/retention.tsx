@@ -4,9 +4,24 @@ import { ReportPage } from '../components/report-page.js';
 import type { RetentionReport, RetentionRow } from '../reports.js';
 import type { Route } from '../route.js';
 
+/** A rate of a period without a cohort is 0 over nothing: shown as "–", not drawn. */
+const withCohort = (row: RetentionRow) => row.cohort_customers > 0;
+
 const REVENUE: Field<RetentionRow>[] = [
-  { key: 'nrr', label: 'NRR', kind: 'percent', chart: { type: 'line', colour: '#3b5bdb' } },
-  { key: 'grr', label: 'GRR', kind: 'percent', chart: { type: 'line', colour: '#2f9e44' } },
+  {
+    key: 'nrr',
+    label: 'NRR',
+    kind: 'percent',
+    chart: { type: 'line', colour: '#3b5bdb' },
+    known: withCohort,
+  },
+  {
+    key: 'grr',
+    label: 'GRR',
+    kind: 'percent',
+    chart: { type: 'line', colour: '#2f9e44' },
+    known: withCohort,
+  },
 ];
 
 const CHURN: Field<RetentionRow>[] = [
@@ -15,21 +30,34 @@ const CHURN: Field<RetentionRow>[] = [
     label: 'Customer churn',
     kind: 'percent',
     chart: { type: 'line', colour: '#e03131' },
+    known: withCohort,
   },
-  { key: 'mrr_churn_rate', label: 'MRR churn', kind: 'percent', chart: { type: 'line', colour: '#f59f00' } },
+  {
+    key: 'mrr_churn_rate',
+    label: 'MRR churn',
+    kind: 'percent',
+    chart: { type: 'line', colour: '#f59f00' },
+    known: withCohort,
+  },
   {
     key: 'net_mrr_churn_rate',
     label: 'Net MRR churn',
     kind: 'percent',
     chart: { type: 'line', colour: '#ae3ec9' },
+    known: withCohort,
   },
 ];
 
-// The table: every figure, none drawn.
+// The table: every figure, none drawn. ARPA needs a retained customer, LTV churn as well.
 const ALL: Field<RetentionRow>[] = [
   ...tableOnly([...REVENUE, ...CHURN]),
-  { key: 'arpa', label: 'ARPA', kind: 'money' },
-  { key: 'ltv', label: 'LTV', kind: 'money' },
+  { key: 'arpa', label: 'ARPA', kind: 'money', known: (row) => row.retained_customers > 0 },
+  {
+    key: 'ltv',
+    label: 'LTV',
+    kind: 'money',
+    known: (row) => row.retained_customers > 0 && row.customer_churn_avg > 0,
+  },
 ];
 
 /** NRR and GRR, and the churn rates, period by period; ARPA and LTV in the table below. */
@@ -44,7 +72,7 @@ export function Retention({ route }: { route: Route }) {
       {(report) => {
         const rows = report.result;
         const empty =
-          rows.every((row) => row.nrr === null) &&
+          !rows.some(withCohort) &&
           'No customer paid at the start of any period of this range, so there is nothing to retain yet.';
         const panel = { currency: report.currency, rows, empty };
         return (
