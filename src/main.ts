@@ -35,6 +35,11 @@ async function main(): Promise<void> {
     spreadsheets: { baseUrl: config.spreadsheetBaseUrl, maxBytes: config.bodyLimitBytes },
     smtp: config.smtp,
     jobs: jobs.sender,
+    metrics: {
+      readWaitMs: config.readWaitMs,
+      onRefreshError: (error, accountId) =>
+        app.log.error({ err: error, accountId }, 'Refresh after a write failed'),
+    },
   });
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
       .then(() => app.close())
       // Detections started by the last writes, before the store they write to closes.
       .then(() => services.notifications.settled())
+      .then(() => services.metrics.settled())
       .then(() => jobs.stop())
       .then(() => store.close())
       .then(

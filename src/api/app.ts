@@ -15,6 +15,7 @@ import { registerCsvParser } from './csv-body.js';
 import { customerRoutes } from './customers-routes.js';
 import { customerMetricsRoutes } from './customer-metrics-routes.js';
 import { registerDataChangeHook } from './data-change-hook.js';
+import { registerReadFreshness } from './read-freshness-header.js';
 import { dataSourceRoutes } from './data-sources-routes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './errors.js';
 import { exportRoutes } from './export-routes.js';
@@ -133,7 +134,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const limiter = rateLimiter(options.rateLimits ?? NO_RATE_LIMITS);
   registerAuthentication(app, services.apiKeys, services.webAuth, limiter);
   registerInputGuards(app);
-  if (options.detectAfterWrites !== false) registerDataChangeHook(app, services);
+  registerDataChangeHook(app, services, options.detectAfterWrites !== false);
+  registerReadFreshness(app);
 
   await app.register(swagger, {
     openapi: {

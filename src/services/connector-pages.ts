@@ -54,6 +54,8 @@ export function createConnectorPages(
     subscriptions: SubscriptionsService;
     invoices: InvoicesService;
   },
+  /** Told after records were stored, once the transaction committed (a refresh starts). */
+  afterWrite: (accountId: string) => void = () => {},
 ) {
   const writers: [keyof RecordsPage, ImportIn][] = [
     ['customers', services.customers.importIn],
@@ -98,7 +100,7 @@ export function createConnectorPages(
       next: Omit<Checkpoint, 'stored' | 'refused' | 'refusal'>,
     ): Promise<PageOutcome | false> {
       const check = await currencyChecker(fx);
-      return store.transaction(async (tx) => {
+      const stored = await store.transaction(async (tx) => {
         const current = await tx.connectorImports.get(run.accountId, run.dataSourceId, { forUpdate: true });
         if (current?.run_id !== run.runId || current.state !== 'running') return false;
         const outcome = await writeRecords(tx, run.accountId, run.dataSourceId, records, check);
@@ -113,6 +115,8 @@ export function createConnectorPages(
         await tx.dataSources.addImported(run.accountId, run.dataSourceId, outcome);
         return outcome;
       });
+      if (stored) afterWrite(run.accountId);
+      return stored;
     },
 
     /**
@@ -140,7 +144,7 @@ export function createConnectorPages(
       options: { eventId?: string; inTransaction?: (tx: Repos) => Promise<void> } = {},
     ): Promise<PageOutcome | 'deleted' | 'absent' | 'duplicate'> {
       const check = await currencyChecker(fx);
-      return store.transaction(async (tx) => {
+      const outcome = await store.transaction(async (tx) => {
         const { eventId, inTransaction } = options;
         if (
           eventId !== undefined &&
@@ -157,6 +161,8 @@ export function createConnectorPages(
         await inTransaction?.(tx);
         return outcome;
       });
+      if (outcome !== 'duplicate' && outcome !== 'absent') afterWrite(accountId);
+      return outcome;
     },
   };
 }

@@ -28,7 +28,7 @@ export function createCustomVariablesService(metrics: MetricsService, clock: Clo
       const search = params.search === undefined || params.search === '' ? null : params.search;
       const cacheKey = JSON.stringify([accountId, key, search, params.limit]);
       const values = await cache.getOrCompute(cacheKey, async () =>
-        customVariableValues((await metrics.snapshot(accountId)).customers, {
+        customVariableValues((await metrics.snapshotToRead(accountId)).customers, {
           key,
           search,
           limit: params.limit,

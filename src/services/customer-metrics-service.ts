@@ -46,7 +46,7 @@ export function createCustomerMetricsService(
   reportQuery: ReportQueries,
 ) {
   async function find(accountId: string, id: string, dataSource?: string) {
-    const snapshot = await metrics.snapshot(accountId);
+    const snapshot = await metrics.snapshotToRead(accountId);
     const matches = snapshot.customers.filter(
       (customer) => customer.id === id && (dataSource === undefined || customer.dataSourceId === dataSource),
     );
@@ -101,7 +101,7 @@ export function createCustomerMetricsService(
       params: CustomerListParams,
     ): Promise<{ currency: string; list: CustomerListItem[] }> {
       const query = await reportQuery(accountId, params.filters);
-      const snapshot = await metrics.snapshot(accountId);
+      const snapshot = await metrics.snapshotToRead(accountId);
       const selectedDay =
         params.selectedDate === undefined ? undefined : parseReportDay('selected-date', params.selectedDate);
       const start = selectedDay === undefined ? undefined : periodStart(selectedDay, query.interval);

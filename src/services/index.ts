@@ -12,7 +12,7 @@ import { createFxService } from './fx-service.js';
 import { createInvoicesService } from './invoices-service.js';
 import { createLeadsService } from './leads-service.js';
 import { createMailer, type SmtpSettings } from './mailer.js';
-import { createMetricsService } from './metrics-service.js';
+import { createMetricsService, type MetricsOptions } from './metrics-service.js';
 import { createNotificationsService } from './notifications-service.js';
 import { createQueryContexts, createReportQueries } from './report-context.js';
 import { createSegmentsService } from './segments-service.js';
@@ -59,6 +59,8 @@ export interface ServiceOptions {
   smtp?: SmtpSettings | undefined;
   /** The job runner's sender (src/jobs); without one, nothing that needs a job can be queued. */
   jobs?: JobSender;
+  /** How reports wait for a newer snapshot, and where background refreshes report failures. */
+  metrics?: MetricsOptions;
   /** Outbound webhooks' retries and time limit per attempt; defaults in webhooks-service.ts. */
   webhooks?: { retry?: RetryPolicy; timeoutMs?: number };
 }
@@ -69,7 +71,7 @@ const DEFAULT_SHEET_BYTES = 64 * 1024 * 1024;
 export function createServices(store: Store, clock: Clock, options: ServiceOptions = {}) {
   const apiKeys = createApiKeysService(store, clock);
   const fx = createFxService(store, clock);
-  const metrics = createMetricsService(store, fx, clock);
+  const metrics = createMetricsService(store, fx, clock, options.metrics);
   const queryContext = createQueryContexts(store, clock, fx);
   const reportQuery = createReportQueries(queryContext);
   const reportInputs = createReportInputs(metrics, fx, reportQuery);
@@ -81,7 +83,13 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const plans = createPlansService(store, fx);
   const invoices = createInvoicesService(store, fx);
   const subscriptions = createSubscriptionsService(store, fx);
-  const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
+  const pages = createConnectorPages(
+    store,
+    fx,
+    clock,
+    { customers, plans, subscriptions, invoices },
+    (accountId) => metrics.refreshSoon(accountId),
+  );
   const connectors = options.connectors ?? connectorRegistry([]);
   const settings = createSettingsService(store);
   const webhooks = createWebhooksService(store, clock, {

@@ -24,6 +24,7 @@ import { keyString, type RecordKey } from '../store/records-repo.js';
 import { customerHistory, plansByKey } from './customer-history.js';
 import type { Clock } from './clock.js';
 import type { FxService } from './fx-service.js';
+import { servedStale } from './read-freshness.js';
 import { today } from './report-context.js';
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
@@ -157,12 +158,24 @@ function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, Pl
  * marked dirty by a write are recomputed by the engine and saved in the same transaction that
  * claims them, and reports read a snapshot rebuilt whenever the data version moves.
  */
+export interface MetricsOptions {
+  graceDays?: number;
+  /**
+   * How long a report waits for a newer snapshot before it is answered from the previous one
+   * (docs/api.md, "Freshness"); absent: it waits for the newer one.
+   */
+  readWaitMs?: number | undefined;
+  /** Where a refresh started after a write reports its failure. */
+  onRefreshError?: (error: unknown, accountId: string) => void;
+}
+
 export function createMetricsService(
   store: Store,
   fx: FxService,
   clock: Clock,
-  graceDays = DEFAULT_GRACE_DAYS,
+  options: MetricsOptions = {},
 ) {
+  const graceDays = options.graceDays ?? DEFAULT_GRACE_DAYS;
   /** Each account's latest snapshot, and when the data version it holds was read. */
   const snapshots = new Map<string, { snapshot: AccountSnapshot; versionReadAt: number }>();
   const building = new Map<string, { version: number; done: Promise<AccountSnapshot> }>();
@@ -279,27 +292,79 @@ export function createMetricsService(
     return snapshot;
   }
 
+  /** The account's snapshot, reflecting every write committed before the call. */
+  async function current(accountId: string): Promise<AccountSnapshot> {
+    const version = await store.changes.dataVersion(accountId);
+    const cached = snapshots.get(accountId)?.snapshot;
+    if (cached && cached.version === version) return cached;
+    const pending = building.get(accountId);
+    if (pending && pending.version >= version) return pending.done;
+    // A build of an older version may lack this caller's writes: the next one starts after it.
+    const done = (pending?.done.catch(() => undefined) ?? Promise.resolve()).then(() =>
+      build(accountId, version),
+    );
+    const entry = { version, done };
+    building.set(accountId, entry);
+    const forget = () => {
+      if (building.get(accountId) === entry) building.delete(accountId);
+    };
+    done.then(forget, forget);
+    return done;
+  }
+
+  const refreshing = new Map<string, Promise<void>>();
+  const refreshAgain = new Set<string>();
+
   return {
     refresh,
 
     /** The account's snapshot, reflecting every write committed before the call. */
-    async snapshot(accountId: string): Promise<AccountSnapshot> {
-      const version = await store.changes.dataVersion(accountId);
-      const cached = snapshots.get(accountId)?.snapshot;
-      if (cached && cached.version === version) return cached;
-      const pending = building.get(accountId);
-      if (pending && pending.version >= version) return pending.done;
-      // A build of an older version may lack this caller's writes: the next one starts after it.
-      const done = (pending?.done.catch(() => undefined) ?? Promise.resolve()).then(() =>
-        build(accountId, version),
-      );
-      const entry = { version, done };
-      building.set(accountId, entry);
-      const forget = () => {
-        if (building.get(accountId) === entry) building.delete(accountId);
-      };
-      done.then(forget, forget);
-      return done;
+    snapshot: current,
+
+    /**
+     * The snapshot a report reads: the current one when it is ready within the read wait,
+     * else the previous one, and the request learns how old its data is.
+     */
+    async snapshotToRead(accountId: string): Promise<AccountSnapshot> {
+      const next = current(accountId);
+      const held = snapshots.get(accountId);
+      if (options.readWaitMs === undefined || !held) return next;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), options.readWaitMs);
+      });
+      const ready = await Promise.race([next, waited]).finally(() => clearTimeout(timer));
+      if (ready) return ready;
+      // The newer snapshot goes on being built; its failure is the next reader's.
+      next.catch(() => undefined);
+      servedStale(held.versionReadAt);
+      return held.snapshot;
+    },
+
+    /**
+     * Derives the account's changed customers now, in the background, so the next reader
+     * finds them derived (an import's refresh runs while it goes on, between its requests).
+     * Refreshes of one account run one at a time; writes meanwhile ask for one more.
+     */
+    refreshSoon(accountId: string): void {
+      if (refreshing.has(accountId)) {
+        refreshAgain.add(accountId);
+        return;
+      }
+      const run = (async () => {
+        do {
+          refreshAgain.delete(accountId);
+          await refresh(accountId);
+        } while (refreshAgain.has(accountId));
+      })()
+        .catch((error: unknown) => options.onRefreshError?.(error, accountId))
+        .finally(() => refreshing.delete(accountId));
+      refreshing.set(accountId, run);
+    },
+
+    /** Waits for the background refreshes started so far (shutdown, tests). */
+    async settled(): Promise<void> {
+      while (refreshing.size > 0) await Promise.all([...refreshing.values()]);
     },
 
     /** One customer's revenue segments as last derived. */

@@ -22,7 +22,7 @@ export function createReportInputs(metrics: MetricsService, fx: FxService, repor
     // The query first: a bad parameter fails before any data is loaded.
     const query = await reportQuery(accountId, raw, defaultRange);
     const own = parseOwn?.(query) as Own;
-    const snapshot = await metrics.snapshot(accountId);
+    const snapshot = await metrics.snapshotToRead(accountId);
     const customers = filteredCustomers(snapshot, query.filters, query.to);
     return { query, own, snapshot, customers, table: await fx.table() };
   };

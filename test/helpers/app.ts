@@ -116,6 +116,7 @@ export async function createTestApp(
       await Promise.all([services.spreadsheets.close(), services.uploads.close()]);
       await app.close();
       await services.notifications.settled();
+      await services.metrics.settled();
       await jobs?.stop();
       await testStore.dispose();
     },

@@ -167,7 +167,8 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('report filters in chromium
     await page.getByRole('button', { name: 'Add' }).click();
     await expectFiltered(/custom_industry=saas/, '&custom_industry=saas', delta.mrr!);
     await page.locator('[data-filter="custom_industry"]').waitFor();
-  });
+    // Eight filters, each a page change and two reads: longer than one step on a busy machine.
+  }, 90_000);
 
   it('reproduces the view from a bookmarked URL, on the dashboard and the other report pages', async () => {
     const query = `${RANGE}&region=europe&billing_freq=month&custom_industry=retail`;

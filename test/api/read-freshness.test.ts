@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, reportFixtureAccount, type TestApp } from '../helpers/app.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+
+const RATES = 'Date,USD\n2026-01-01,1.25\n';
+
+/** A monthly Basic invoice of `amount` cents for `customer`, from 1 November 2026. */
+function invoice(id: string, customer: string, amount: number) {
+  return {
+    id,
+    customer_id: customer,
+    date: '2026-11-01',
+    currency: 'usd',
+    lines: [{ plan_id: 'basic', amount, period_start: '2026-11-01', period_end: '2026-12-01' }],
+  };
+}
+
+describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it('derives a write in the background: the next report finds nothing left to refresh', async () => {
+    t = await createTestApp(kind);
+    const { account, post } = await reportFixtureAccount(t, RATES);
+    await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+    await post('/data/invoices', [invoice('i1', 'c1', 4900)]);
+    await t.services.metrics.settled();
+    expect(await t.services.metrics.refresh(account.id)).toBe(0);
+    const { summary } = await t.read(account.adminKey, '/reports/summary');
+    expect(summary.mrr_current).toBe(4900);
+  });
+
+  it('waits for a write that is quick to patch: no age header', async () => {
+    t = await createTestApp(kind, {}, { metrics: { readWaitMs: 10_000 } });
+    const { account, post } = await reportFixtureAccount(t, RATES);
+    await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+    await post('/data/invoices', [invoice('i1', 'c1', 4900)]);
+    await t.read(account.adminKey, '/reports/summary');
+    await post('/data/invoices', [invoice('i2', 'c1', 1000)]);
+    const response = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+    // 4900 + 1000 on the same customer from the same day.
+    expect(response.json().summary.mrr_current).toBe(5900);
+    expect(response.headers['mrrlytics-data-age']).toBeUndefined();
+  });
+
+  it.runIf(kind === 'postgres')(
+    'answers from the previous snapshot, with its age, while a newer one is held up',
+    async () => {
+      t = await createTestApp(kind, {}, { metrics: { readWaitMs: 200 } });
+      const { account, post } = await reportFixtureAccount(t, RATES);
+      await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+      await post('/data/invoices', [invoice('i1', 'c1', 4900)]);
+      await t.read(account.adminKey, '/reports/summary');
+      await t.services.metrics.settled();
+
+      // Another process refreshing the account holds its lock: the next snapshot waits for it.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const other = t.store.transaction(async (tx) => {
+        await tx.metrics.lockAccount(account.id);
+        locked();
+        await released;
+      });
+      await holding;
+      await post('/data/invoices', [invoice('i2', 'c1', 1000)]);
+
+      const stale = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+      expect(stale.statusCode).toBe(200);
+      expect(stale.json().summary.mrr_current).toBe(4900);
+      expect(Number(stale.headers['mrrlytics-data-age'])).toBeGreaterThanOrEqual(0);
+      // A raw-data read does not come from the snapshot: it is never stale.
+      const raw = await t.call(account.adminKey, { method: 'GET', url: '/data/invoices/i2' });
+      expect(raw.headers['mrrlytics-data-age']).toBeUndefined();
+
+      release();
+      await other;
+      await t.services.metrics.snapshot(account.id);
+      const fresh = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+      expect(fresh.json().summary.mrr_current).toBe(5900);
+      expect(fresh.headers['mrrlytics-data-age']).toBeUndefined();
+    },
+  );
+});
