@@ -45,6 +45,7 @@ import {
 import { createWebAuthService } from './web-auth-service.js';
 import { createJobsService, NO_JOB_RUNNER } from './jobs-service.js';
 import { createWebhooksService } from './webhooks-service.js';
+import { type OutboundPolicy, STRICT_OUTBOUND } from './outbound-http.js';
 
 export interface ServiceOptions {
   /** The billing-system connectors by data-source type; none by default. */
@@ -54,7 +55,12 @@ export interface ServiceOptions {
   /** PUBLIC_URL, the address browsers reach the server at: OAuth redirect URIs are built on it. */
   publicUrl?: string | undefined;
   /** Where spreadsheet sources may read sheets from, and how big one may be. */
-  spreadsheets?: Partial<SpreadsheetSettings>;
+  spreadsheets?: Partial<Omit<SpreadsheetSettings, 'policy'>>;
+  /**
+   * Which addresses the server calls on users' behalf (webhooks, chat, sheets): private ones
+   * only when allowed (OUTBOUND_ALLOW_PRIVATE); refused by default.
+   */
+  outbound?: OutboundPolicy;
   /** Outgoing mail (digests, alerts); without it no email is sent. */
   smtp?: SmtpSettings | undefined;
   /** The job runner's sender (src/jobs); without one, nothing that needs a job can be queued. */
@@ -83,10 +89,12 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const subscriptions = createSubscriptionsService(store, fx);
   const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
   const connectors = options.connectors ?? connectorRegistry([]);
-  const settings = createSettingsService(store);
+  const outbound = options.outbound ?? STRICT_OUTBOUND;
+  const settings = createSettingsService(store, outbound);
   const webhooks = createWebhooksService(store, clock, {
     jobs: options.jobs ?? NO_JOB_RUNNER,
     ...options.webhooks,
+    policy: outbound,
   });
   const notifications = createNotificationsService({
     store,
@@ -99,6 +107,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     mailer: createMailer(options.smtp),
     publishers: [webhooks],
     jobs: options.jobs,
+    outbound,
   });
   const imports = createImportControl({
     store,
@@ -112,6 +121,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const spreadsheets = createSpreadsheetSync(store, clock, uploads, {
     baseUrl: options.spreadsheets?.baseUrl ?? DEFAULT_SPREADSHEET_BASE_URL,
     maxBytes: options.spreadsheets?.maxBytes ?? DEFAULT_SHEET_BYTES,
+    policy: outbound,
   });
   return {
     store,
