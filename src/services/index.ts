@@ -65,8 +65,11 @@ export interface ServiceOptions {
   smtp?: SmtpSettings | undefined;
   /** The job runner's sender (src/jobs); without one, nothing that needs a job can be queued. */
   jobs?: JobSender;
-  /** Outbound webhooks' retries and time limit per attempt; defaults in webhooks-service.ts. */
-  webhooks?: { retry?: RetryPolicy; timeoutMs?: number };
+  /**
+   * Outbound webhooks' retries, time limit per attempt, and where an event that could not be
+   * queued is reported; defaults in webhooks-service.ts.
+   */
+  webhooks?: { retry?: RetryPolicy; timeoutMs?: number; report?: (error: unknown) => void };
 }
 
 const DEFAULT_SHEET_BYTES = 64 * 1024 * 1024;
@@ -83,19 +86,20 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   // One cache of the invoices for every report that reads them.
   const cashflowTables = createCashflowTables(store);
   const cashflow = createCashflowService(cashflowTables, store, reportInputs);
-  const customers = createCustomersService(store, clock, fx, metrics);
-  const plans = createPlansService(store, fx);
-  const invoices = createInvoicesService(store, fx);
-  const subscriptions = createSubscriptionsService(store, fx);
-  const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
-  const connectors = options.connectors ?? connectorRegistry([]);
   const outbound = options.outbound ?? STRICT_OUTBOUND;
-  const settings = createSettingsService(store, outbound);
   const webhooks = createWebhooksService(store, clock, {
     jobs: options.jobs ?? NO_JOB_RUNNER,
     ...options.webhooks,
     policy: outbound,
   });
+  // Writes of one record through the API are told to webhooks (docs/webhooks.md).
+  const customers = createCustomersService(store, clock, fx, metrics, webhooks);
+  const plans = createPlansService(store, fx, webhooks);
+  const invoices = createInvoicesService(store, fx, webhooks);
+  const subscriptions = createSubscriptionsService(store, fx);
+  const pages = createConnectorPages(store, fx, clock, { customers, plans, subscriptions, invoices });
+  const connectors = options.connectors ?? connectorRegistry([]);
+  const settings = createSettingsService(store, outbound);
   const notifications = createNotificationsService({
     store,
     clock,

@@ -4,6 +4,7 @@ import type { RevenueEvent, RevenueEventPublisher } from '../engine/revenue-even
 import {
   EVENT_TYPE_OF_KIND,
   importCompletedData,
+  type RecordEvent,
   revenueEventData,
   sampleData,
   WEBHOOK_EVENT_TYPES,
@@ -96,6 +97,13 @@ export interface WebhooksOptions {
   timeoutMs?: number;
   /** Which addresses deliveries may go to; private ones are refused by default. */
   policy?: OutboundPolicy;
+  /** Where failures nobody awaits are told; the console by default. */
+  report?: (error: unknown) => void;
+}
+
+/** Where the use cases that write records hand the events of a write, once it has committed. */
+export interface RecordEventSink {
+  publishRecordEvents(accountId: string, events: readonly RecordEvent[]): Promise<void>;
 }
 
 const view = (row: WebhookRow): WebhookView => ({
@@ -113,6 +121,7 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
   const retry = options.retry ?? DEFAULT_WEBHOOK_RETRY;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const policy = options.policy ?? STRICT_OUTBOUND;
+  const report = options.report ?? ((error: unknown) => console.error('Webhook event not queued:', error));
 
   async function webhookOf(accountId: string, id: string): Promise<WebhookRow> {
     const row = isUuid(id) ? await store.webhooks.get(accountId, id) : undefined;
@@ -159,9 +168,24 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
     },
   };
 
+  const recordEventSink: RecordEventSink = {
+    /**
+     * Queues the events of a committed write. A failure is reported, not thrown: the write the
+     * client asked for is done, and failing its answer would only make it send the write again.
+     */
+    async publishRecordEvents(accountId, events) {
+      try {
+        for (const event of events) await publishEvent(accountId, event.type, event.key, event.data);
+      } catch (error) {
+        report(error);
+      }
+    },
+  };
+
   return {
     retry,
     ...publisher,
+    ...recordEventSink,
 
     async list(accountId: string): Promise<WebhookView[]> {
       return (await store.webhooks.list(accountId)).map(view);
