@@ -91,6 +91,8 @@ export interface OutboundResponse {
   header(name: string): string | undefined;
   /** Reads the body up to `maxBytes`; past it, stops reading and says the body was cut. */
   read(maxBytes: number): Promise<{ bytes: Buffer; complete: boolean }>;
+  /** Drops the body unread and closes the connection (a redirect's). */
+  discard(): void;
 }
 
 async function readUpTo(response: IncomingMessage, maxBytes: number) {
@@ -148,6 +150,7 @@ export function outboundRequest(url: string, options: OutboundRequest): Promise<
           return Array.isArray(value) ? value[0] : value;
         },
         read: (maxBytes) => readUpTo(answer, maxBytes),
+        discard: () => answer.destroy(),
       });
     });
     request.end(options.body);

@@ -108,6 +108,7 @@ export function createSpreadsheetSync(
       });
       const location = response.header('location');
       if (response.status >= 300 && response.status < 400 && location !== undefined) {
+        response.discard();
         const next = new URL(location, address);
         if (next.protocol !== 'https:' && next.origin !== new URL(settings.baseUrl).origin)
           throw new Error(
