@@ -16,10 +16,11 @@ export interface PostOutcome {
 /** How much of a receiver's answer is kept: enough to read an error message. */
 const RESPONSE_EXCERPT = 500;
 
+/** A connection failure by its code (ECONNREFUSED), anything else by its message. */
 function describe(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && !(error instanceof BlockedTargetError)) return code;
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && !(error instanceof BlockedTargetError) ? code : error.message;
 }
 
 /**
