@@ -42,3 +42,14 @@ describe('smtpSettings', () => {
     );
   });
 });
+
+describe('OUTBOUND_ALLOW_PRIVATE', () => {
+  it('is off unless set to true, and refuses anything but true or false', () => {
+    expect(loadConfig({}).outboundAllowPrivate).toBe(false);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'false' }).outboundAllowPrivate).toBe(false);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' }).outboundAllowPrivate).toBe(true);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'yes' })).toThrow(
+      'OUTBOUND_ALLOW_PRIVATE must be true or false, got "yes"',
+    );
+  });
+});

@@ -35,6 +35,8 @@ export interface Config {
   spreadsheetSyncIntervalMs: number;
   /** Outgoing mail for digests and alerts; unset: no email is sent. */
   smtp: SmtpSettings | undefined;
+  /** Whether webhooks, chat and sheets may reach private addresses (OUTBOUND_ALLOW_PRIVATE). */
+  outboundAllowPrivate: boolean;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -161,6 +163,13 @@ export function smtpSettings(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
   return { url: url.toString(), from };
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestDeadlineMs = integer(env, 'REQUEST_DEADLINE_MS', 60_000, 1);
   return {
@@ -183,5 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     spreadsheetBaseUrl: httpUrl(env, 'SPREADSHEET_BASE_URL') ?? DEFAULT_SPREADSHEET_BASE_URL,
     spreadsheetSyncIntervalMs: integer(env, 'SPREADSHEET_SYNC_INTERVAL_SECONDS', 3600, 0) * 1000,
     smtp: smtpSettings(env),
+    outboundAllowPrivate: flag(env, 'OUTBOUND_ALLOW_PRIVATE'),
   };
 }

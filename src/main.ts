@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     spreadsheets: { baseUrl: config.spreadsheetBaseUrl, maxBytes: config.bodyLimitBytes },
     smtp: config.smtp,
+    outbound: { allowPrivate: config.outboundAllowPrivate },
     jobs: jobs.sender,
     metrics: {
       readWaitMs: config.readWaitMs,

@@ -66,6 +66,112 @@ export function importCompletedData(source: {
   };
 }
 
+/**
+ * An event about one record written through the API (docs/webhooks.md, "Record events"): the
+ * type delivered, a key unique to this write of this record, and the delivery's `data`.
+ */
+export interface RecordEvent {
+  type: WebhookEventType;
+  key: string;
+  data: Record<string, unknown>;
+}
+
+/** One record's write: as it was (undefined when new) and as it is now. */
+export interface RecordChange<R> {
+  before: R | undefined;
+  after: R;
+}
+
+interface CustomerFields {
+  id: string;
+  data_source: string;
+  name: string | null;
+  email: string | null;
+}
+
+interface PlanFields {
+  id: string;
+  data_source: string;
+  name: string;
+  billing_freq: string;
+  currency: string;
+}
+
+interface InvoiceFields {
+  id: string;
+  data_source: string;
+  customer_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  date: string;
+}
+
+/** `customer.created` and `customer.updated`'s `data`. */
+export const customerData = (customer: Omit<CustomerFields, 'data_source'>) => ({
+  customer: { id: customer.id, name: customer.name, email: customer.email },
+});
+
+/** `plan.created`'s `data`. */
+export const planData = (plan: Omit<PlanFields, 'data_source'>) => ({
+  plan: { id: plan.id, name: plan.name, billing_freq: plan.billing_freq, currency: plan.currency },
+});
+
+/** `invoice.paid`'s `data`: `total` in cents of the invoice's currency. */
+export const invoiceData = (invoice: Omit<InvoiceFields, 'data_source' | 'status'>) => ({
+  invoice: {
+    id: invoice.id,
+    customer_id: invoice.customer_id,
+    total: invoice.amount,
+    currency: invoice.currency,
+    date: invoice.date,
+  },
+});
+
+/**
+ * Unique per write: the account's data version, which each write request moves on, so a
+ * record changed twice is told twice and a deleted record created again is new again.
+ */
+const eventKey = (type: WebhookEventType, record: { data_source: string; id: string }, version: number) =>
+  `${type}:${record.data_source}:${record.id}:v${version}`;
+
+/** JSON with every object's keys sorted: equal for equal records, whatever order built them. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+/** `customer.created` for a new customer, `customer.updated` for one whose stored fields changed. */
+export function customerEvents<C extends CustomerFields>(
+  { before, after }: RecordChange<C>,
+  version: number,
+): RecordEvent[] {
+  if (before !== undefined && canonical(before) === canonical(after)) return [];
+  const type = before === undefined ? 'customer.created' : 'customer.updated';
+  return [{ type, key: eventKey(type, after, version), data: customerData(after) }];
+}
+
+/** `plan.created` for a new plan; a changed plan has no event type. */
+export function planEvents<P extends PlanFields>(
+  { before, after }: RecordChange<P>,
+  version: number,
+): RecordEvent[] {
+  if (before !== undefined) return [];
+  return [{ type: 'plan.created', key: eventKey('plan.created', after, version), data: planData(after) }];
+}
+
+/** `invoice.paid` when an invoice is paid now and was not before (or did not exist). */
+export function invoiceEvents<I extends InvoiceFields>(
+  { before, after }: RecordChange<I>,
+  version: number,
+): RecordEvent[] {
+  if (after.status !== 'paid' || before?.status === 'paid') return [];
+  return [{ type: 'invoice.paid', key: eventKey('invoice.paid', after, version), data: invoiceData(after) }];
+}
+
 const SAMPLE_CUSTOMER = { id: 'cus_123', name: 'Example Ltd', email: 'billing@example.com' };
 
 /** A revenue event of each kind as a sample: 49.00 more MRR, 99.00 after it. */
@@ -87,18 +193,16 @@ const SAMPLE_DATA: Record<
   Exclude<WebhookEventType, `movement.${string}` | 'failed_payment' | 'payment_recovered'>,
   Record<string, unknown>
 > = {
-  'invoice.paid': {
-    invoice: {
-      id: 'in_123',
-      customer_id: SAMPLE_CUSTOMER.id,
-      total: 9900,
-      currency: 'usd',
-      date: '2026-01-15',
-    },
-  },
-  'customer.created': { customer: SAMPLE_CUSTOMER },
-  'customer.updated': { customer: SAMPLE_CUSTOMER },
-  'plan.created': { plan: { id: 'pro', name: 'Pro', billing_freq: 'month', currency: 'usd' } },
+  'invoice.paid': invoiceData({
+    id: 'in_123',
+    customer_id: SAMPLE_CUSTOMER.id,
+    amount: 9900,
+    currency: 'usd',
+    date: '2026-01-15',
+  }),
+  'customer.created': customerData(SAMPLE_CUSTOMER),
+  'customer.updated': customerData(SAMPLE_CUSTOMER),
+  'plan.created': planData({ id: 'pro', name: 'Pro', billing_freq: 'month', currency: 'usd' }),
   'data_source.import_completed': importCompletedData({
     id: '00000000-0000-0000-0000-000000000001',
     name: 'Stripe',

@@ -22,6 +22,15 @@ export interface JobSender {
   send(queue: string, payload: JobPayload, options?: JobOptions): Promise<void>;
 }
 
+/**
+ * A failure no retry can mend (a target the outbound policy refuses): the runner reports it like
+ * any failed attempt and ends the job at once instead of retrying it. The job's own records say
+ * what became of its work.
+ */
+export class FinalJobError extends Error {
+  override name = 'FinalJobError';
+}
+
 export interface RetryPolicy {
   /** Attempts after the first failed one; after the last, the job is dead (kept, visible). */
   limit: number;

@@ -3,7 +3,14 @@ import { hashedUuid } from '../services/ids.js';
 import type { JobQueueDb } from '../store/db.js';
 import type { DeadJobRow } from '../store/jobs-repo.js';
 import type { Store } from '../store/open-store.js';
-import type { JobDefinition, JobOptions, JobPayload, JobSender, RetryPolicy } from './job-queue.js';
+import {
+  FinalJobError,
+  type JobDefinition,
+  type JobOptions,
+  type JobPayload,
+  type JobSender,
+  type RetryPolicy,
+} from './job-queue.js';
 
 export interface JobRunnerOptions {
   /** How often an idle worker asks for jobs; default 2 s. */
@@ -123,7 +130,7 @@ export function createJobRunner(store: Store, options: JobRunnerOptions = {}): J
           await definition.run(job!.data);
         } catch (error) {
           onError(error, definition.queue);
-          throw error;
+          if (!(error instanceof FinalJobError)) throw error;
         }
       },
     );

@@ -7,9 +7,12 @@ export interface Changes {
   plans?: readonly RecordKey[];
 }
 
-/** Called once per write request inside its transaction, so the engine sees each change exactly once. */
-export async function recordChanges(tx: Repos, accountId: string, changes: Changes): Promise<void> {
+/**
+ * Called once per write request inside its transaction, so the engine sees each change exactly
+ * once. Answers the account's data version after the write, which no other write shares.
+ */
+export async function recordChanges(tx: Repos, accountId: string, changes: Changes): Promise<number> {
   await tx.changes.markCustomers(accountId, changes.customers ?? []);
   await tx.changes.markCustomersOfPlans(accountId, changes.plans ?? []);
-  await tx.changes.bumpDataVersion(accountId);
+  return tx.changes.bumpDataVersion(accountId);
 }

@@ -1,4 +1,6 @@
 import { slackPayload, teamsPayload } from '../engine/notifications/chat-message.js';
+import { FinalJobError } from '../jobs/job-queue.js';
+import { BlockedTargetError, type OutboundPolicy, outboundRequest } from './outbound-http.js';
 import type { NotificationSettings } from './settings-service.js';
 
 export const CHAT_SYSTEMS = ['slack', 'teams'] as const;
@@ -18,23 +20,36 @@ export function chatTargets(settings: NotificationSettings): ChatSystem[] {
   return CHAT_SYSTEMS.filter((system) => chatUrl(settings, system) !== '');
 }
 
-/** Posts one message to a chat system's incoming webhook; anything but a 2xx answer throws. */
+/** How much of a refusing chat system's answer is quoted in the error. */
+const ANSWER_EXCERPT = 200;
+
+/**
+ * Posts one message to a chat system's incoming webhook, under the outbound policy; anything
+ * but a 2xx answer throws. A refused target throws a FinalJobError: no retry would get through.
+ */
 export async function postToChat(
   settings: NotificationSettings,
   system: ChatSystem,
   text: string,
+  policy: OutboundPolicy,
 ): Promise<void> {
   const url = chatUrl(settings, system);
   // The URL was removed since the message was queued: there is nowhere to post it.
   if (url === '') return;
   const body = system === 'slack' ? slackPayload(text, settings.chat.channel) : teamsPayload(text);
-  const response = await fetch(url, {
+  const response = await outboundRequest(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+    timeoutMs: CHAT_TIMEOUT_MS,
+    policy,
+  }).catch((error: unknown) => {
+    throw error instanceof BlockedTargetError
+      ? new FinalJobError(`${system} webhook refused: ${error.message}`)
+      : error;
   });
   // Read the body either way, so the connection is released.
-  const answer = await response.text();
-  if (!response.ok) throw new Error(`${system} webhook answered ${response.status}: ${answer.slice(0, 200)}`);
+  const answer = (await response.read(ANSWER_EXCERPT)).bytes.toString('utf8');
+  if (response.status < 200 || response.status >= 300)
+    throw new Error(`${system} webhook answered ${response.status}: ${answer}`);
 }

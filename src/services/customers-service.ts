@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerEvents, type RecordEvent } from '../engine/webhook-events.js';
 import type { CustomerRow } from '../store/customers-repo.js';
 import type { Repos, Store } from '../store/open-store.js';
 import { keyString, type Page, type RecordKey } from '../store/records-repo.js';
@@ -21,6 +22,7 @@ import { dayString } from '../engine/days.js';
 import { country, currency, dataSourceRef, externalId, instant, shortText } from './record-fields.js';
 import { recordKey } from './record-import.js';
 import { locateRecord, sourceResolver, unknownSourceError } from './record-sources.js';
+import type { RecordEventSink } from './webhooks-service.js';
 
 export const CUSTOMER_STATUSES = ['active', 'cancelled'] as const;
 
@@ -89,7 +91,13 @@ function merge(
   };
 }
 
-export function createCustomersService(store: Store, clock: Clock, fx: FxService, metrics: MetricsService) {
+export function createCustomersService(
+  store: Store,
+  clock: Clock,
+  fx: FxService,
+  metrics: MetricsService,
+  sink?: RecordEventSink,
+) {
   /** current_mrr: the customer's MRR today by currency, once the engine has caught up with the write. */
   async function withMrr(accountId: string, customer: CustomerRow): Promise<Customer> {
     await metrics.refresh(accountId);
@@ -104,14 +112,15 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
    * Upserts in body order inside `tx`: fields given replace, custom variables merge, and an
    * id given twice merges twice. With `allOrNothing`, any refused item rejects the whole
    * request; without, refused items are left in `batch.errors` and the others are written.
+   * With `announce`, also answers the webhook events of the customers written.
    */
   async function write(
     tx: Repos,
     accountId: string,
     batch: Batch<CustomerInput>,
     unknownCurrency: CurrencyCheck,
-    allOrNothing = true,
-  ): Promise<CustomerRow[]> {
+    { allOrNothing = true, announce = false } = {},
+  ): Promise<{ written: CustomerRow[]; events: RecordEvent[] }> {
     const refuse = allOrNothing ? throwFirstError : () => {};
     refuse(batch);
     const resolver = sourceResolver(tx, accountId);
@@ -143,8 +152,18 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
     const accepted = finalBatch.pending;
     const unique = [...new Map(accepted.map(({ value }) => [keyString(recordKey(value)), value])).values()];
     await tx.customers.upsertMany(accountId, unique);
-    await recordChanges(tx, accountId, { customers: unique.map(recordKey) });
-    return accepted.map(({ value }) => value);
+    const version = await recordChanges(tx, accountId, { customers: unique.map(recordKey) });
+    const before = new Map(stored.map((row) => [keyString(recordKey(row)), row]));
+    const events = announce
+      ? unique.flatMap((after) =>
+          customerEvents({ before: before.get(keyString(recordKey(after))), after }, version),
+        )
+      : [];
+    return { written: accepted.map(({ value }) => value), events };
+  }
+
+  async function announceEvents(accountId: string, events: readonly RecordEvent[]): Promise<void> {
+    if (sink && events.length > 0) await sink.publishRecordEvents(accountId, events);
   }
 
   /**
@@ -158,7 +177,7 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
     unknownCurrency: CurrencyCheck,
   ): Promise<ItemResult[]> {
     const batch = validateBatch(items, customerInputSchema);
-    await write(tx, accountId, batch, unknownCurrency, false);
+    await write(tx, accountId, batch, unknownCurrency, { allOrNothing: false });
     return batchResults(batch);
   }
 
@@ -177,11 +196,18 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
       return store.customers.list(accountId, page);
     },
 
-    /** POST: one customer or an array; an existing id is updated like PUT. All or nothing. */
+    /**
+     * POST: one customer or an array; an existing id is updated like PUT. All or nothing. One
+     * object is announced to webhooks (created or updated); an array is a bulk import, and not.
+     */
     async upsert(accountId: string, body: unknown): Promise<{ id: string }[]> {
       const batch = validateBatch(bodyItems(body), customerInputSchema);
       const unknownCurrency = await currencyChecker(fx);
-      const written = await store.transaction((tx) => write(tx, accountId, batch, unknownCurrency));
+      const announce = !Array.isArray(body);
+      const { written, events } = await store.transaction((tx) =>
+        write(tx, accountId, batch, unknownCurrency, { announce }),
+      );
+      await announceEvents(accountId, events);
       return written.map((customer) => ({ id: customer.id }));
     },
 
@@ -197,14 +223,14 @@ export function createCustomersService(store: Store, clock: Clock, fx: FxService
 
     async update(accountId: string, id: string, patch: unknown, dataSource?: string): Promise<Customer> {
       const unknownCurrency = await currencyChecker(fx);
-      const customer = await store.transaction(async (tx) => {
+      const { written, events } = await store.transaction(async (tx) => {
         const key = await locate(tx, accountId, id, dataSource);
         const item = typeof patch === 'object' && patch !== null ? patch : {};
         const batch = validateBatch([{ ...item, id, data_source: key.dataSourceId }], customerInputSchema);
-        const [written] = await write(tx, accountId, batch, unknownCurrency);
-        return written!;
+        return write(tx, accountId, batch, unknownCurrency, { announce: true });
       });
-      return withMrr(accountId, customer);
+      await announceEvents(accountId, events);
+      return withMrr(accountId, written[0]!);
     },
 
     async delete(accountId: string, id: string, dataSource?: string): Promise<void> {

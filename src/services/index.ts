@@ -45,6 +45,7 @@ import {
 import { createWebAuthService } from './web-auth-service.js';
 import { createJobsService, NO_JOB_RUNNER } from './jobs-service.js';
 import { createWebhooksService } from './webhooks-service.js';
+import { type OutboundPolicy, STRICT_OUTBOUND } from './outbound-http.js';
 
 export interface ServiceOptions {
   /** The billing-system connectors by data-source type; none by default. */
@@ -54,15 +55,23 @@ export interface ServiceOptions {
   /** PUBLIC_URL, the address browsers reach the server at: OAuth redirect URIs are built on it. */
   publicUrl?: string | undefined;
   /** Where spreadsheet sources may read sheets from, and how big one may be. */
-  spreadsheets?: Partial<SpreadsheetSettings>;
+  spreadsheets?: Partial<Omit<SpreadsheetSettings, 'policy'>>;
+  /**
+   * Which addresses the server calls on users' behalf (webhooks, chat, sheets): private ones
+   * only when allowed (OUTBOUND_ALLOW_PRIVATE); refused by default.
+   */
+  outbound?: OutboundPolicy;
   /** Outgoing mail (digests, alerts); without it no email is sent. */
   smtp?: SmtpSettings | undefined;
   /** The job runner's sender (src/jobs); without one, nothing that needs a job can be queued. */
   jobs?: JobSender;
   /** How reports wait for a newer snapshot, and where background refreshes report failures. */
   metrics?: MetricsOptions;
-  /** Outbound webhooks' retries and time limit per attempt; defaults in webhooks-service.ts. */
-  webhooks?: { retry?: RetryPolicy; timeoutMs?: number };
+  /**
+   * Outbound webhooks' retries, time limit per attempt, and where an event that could not be
+   * queued is reported; defaults in webhooks-service.ts.
+   */
+  webhooks?: { retry?: RetryPolicy; timeoutMs?: number; report?: (error: unknown) => void };
 }
 
 const DEFAULT_SHEET_BYTES = 64 * 1024 * 1024;
@@ -79,9 +88,16 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   // One cache of the invoices for every report that reads them.
   const cashflowTables = createCashflowTables(store);
   const cashflow = createCashflowService(cashflowTables, store, reportInputs);
-  const customers = createCustomersService(store, clock, fx, metrics);
-  const plans = createPlansService(store, fx);
-  const invoices = createInvoicesService(store, fx);
+  const outbound = options.outbound ?? STRICT_OUTBOUND;
+  const webhooks = createWebhooksService(store, clock, {
+    jobs: options.jobs ?? NO_JOB_RUNNER,
+    ...options.webhooks,
+    policy: outbound,
+  });
+  // Writes of one record through the API are told to webhooks (docs/webhooks.md).
+  const customers = createCustomersService(store, clock, fx, metrics, webhooks);
+  const plans = createPlansService(store, fx, webhooks);
+  const invoices = createInvoicesService(store, fx, webhooks);
   const subscriptions = createSubscriptionsService(store, fx);
   const pages = createConnectorPages(
     store,
@@ -91,11 +107,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     (accountId) => metrics.refreshSoon(accountId),
   );
   const connectors = options.connectors ?? connectorRegistry([]);
-  const settings = createSettingsService(store);
-  const webhooks = createWebhooksService(store, clock, {
-    jobs: options.jobs ?? NO_JOB_RUNNER,
-    ...options.webhooks,
-  });
+  const settings = createSettingsService(store, outbound);
   const notifications = createNotificationsService({
     store,
     clock,
@@ -107,6 +119,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     mailer: createMailer(options.smtp),
     publishers: [webhooks],
     jobs: options.jobs,
+    outbound,
   });
   const imports = createImportControl({
     store,
@@ -120,6 +133,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const spreadsheets = createSpreadsheetSync(store, clock, uploads, {
     baseUrl: options.spreadsheets?.baseUrl ?? DEFAULT_SPREADSHEET_BASE_URL,
     maxBytes: options.spreadsheets?.maxBytes ?? DEFAULT_SHEET_BYTES,
+    policy: outbound,
   });
   return {
     store,

@@ -5,6 +5,7 @@ import {
   TRANSACTION_TYPES,
 } from '../engine/vocabulary.js';
 import { z } from 'zod';
+import { invoiceEvents } from '../engine/webhook-events.js';
 import { type InvoiceRow } from '../store/invoices-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
@@ -21,6 +22,7 @@ import {
 } from './record-fields.js';
 import { type RecordType, recordUseCases } from './record-import.js';
 import { checkReferences } from './reference-checks.js';
+import type { RecordEventSink } from './webhooks-service.js';
 
 function oneOf<T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `must be one of ${values.join(', ')}` });
@@ -147,11 +149,12 @@ const invoiceType: RecordType<InvoiceRow> = {
     'lines' in patch && !('amount' in patch)
       ? { ...current, amount: undefined, ...patch }
       : { ...current, ...patch },
+  events: invoiceEvents,
 };
 
-export function createInvoicesService(store: Store, fx: FxService) {
+export function createInvoicesService(store: Store, fx: FxService, sink?: RecordEventSink) {
   return {
-    ...recordUseCases(store, fx, invoiceType),
+    ...recordUseCases(store, fx, invoiceType, sink),
 
     list(accountId: string, page: Page & { customerId?: string | undefined }): Promise<InvoiceRow[]> {
       return store.invoices.list(accountId, page);

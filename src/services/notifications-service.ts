@@ -19,6 +19,7 @@ import type { RevenueEventRow } from '../store/notifications-repo.js';
 import type { Store } from '../store/open-store.js';
 import type { CashflowTables } from './cashflow-tables.js';
 import { type ChatSystem, chatTargets, postToChat } from './chat-delivery.js';
+import { type OutboundPolicy, STRICT_OUTBOUND } from './outbound-http.js';
 import type { Clock } from './clock.js';
 import type { FxService } from './fx-service.js';
 import type { Mailer } from './mailer.js';
@@ -79,6 +80,8 @@ export interface NotificationDeps {
   report?: (error: unknown) => void;
   /** The job runner's sender; without one every send calls its entry point in this process. */
   jobs?: JobSender | undefined;
+  /** Which addresses chat webhooks may reach; private ones are refused by default. */
+  outbound?: OutboundPolicy;
 }
 
 const compact = (day: number) => dayString(day).replaceAll('-', '');
@@ -154,7 +157,12 @@ export function createNotificationsService(deps: NotificationDeps) {
   }
 
   async function deliverChat(job: ChatJob): Promise<void> {
-    await postToChat(await deps.settings.notifications(job.accountId), job.system, job.text);
+    await postToChat(
+      await deps.settings.notifications(job.accountId),
+      job.system,
+      job.text,
+      deps.outbound ?? STRICT_OUTBOUND,
+    );
   }
 
   /** The period's figures, from the MRR report and the movement table, so they equal them. */

@@ -1,4 +1,5 @@
 import { BILLING_FREQUENCIES, PRICING_MODELS } from '../engine/vocabulary.js';
+import { planEvents } from '../engine/webhook-events.js';
 import { z } from 'zod';
 import type { Store } from '../store/open-store.js';
 import type { FxService } from './fx-service.js';
@@ -7,6 +8,7 @@ import type { Page } from '../store/records-repo.js';
 import { InvalidInputError } from './errors.js';
 import { currency, dataSourceRef, externalId, positiveCount, shortText } from './record-fields.js';
 import { type RecordType, recordKey, recordUseCases } from './record-import.js';
+import type { RecordEventSink } from './webhooks-service.js';
 
 export const planFields = {
   id: externalId.describe('External plan id'),
@@ -40,6 +42,7 @@ const planType: RecordType<PlanRow> = {
     return { plans: plans.map(recordKey) };
   },
   read: (tx, accountId, keys) => tx.plans.getMany(accountId, keys),
+  events: planEvents,
 };
 
 /** Reference clients name a plan by `external_id`; ours by `id`. Either works for a write. */
@@ -57,8 +60,8 @@ export function requireExternalId(id: unknown): string {
   return id;
 }
 
-export function createPlansService(store: Store, fx: FxService) {
-  const useCases = recordUseCases(store, fx, planType);
+export function createPlansService(store: Store, fx: FxService, sink?: RecordEventSink) {
+  const useCases = recordUseCases(store, fx, planType, sink);
   return {
     ...useCases,
 

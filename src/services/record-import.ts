@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RecordChange, RecordEvent } from '../engine/webhook-events.js';
 import type { Repos, Store } from '../store/open-store.js';
 import { keyString, type RecordKey, type RecordTable } from '../store/records-repo.js';
 import {
@@ -16,6 +17,7 @@ import { type Changes, recordChanges } from './change-tracking.js';
 import { type CurrencyCheck, currencyChecker } from './currency-check.js';
 import type { FxService } from './fx-service.js';
 import { locateRecord, sourceResolver, unknownSourceError } from './record-sources.js';
+import type { RecordEventSink } from './webhooks-service.js';
 
 /** A stored raw record: its external id, its data source and its fields. */
 export interface StoredRecord {
@@ -49,20 +51,27 @@ export interface RecordType<R extends StoredRecord> {
   read(tx: Repos, accountId: string, keys: readonly RecordKey[]): Promise<R[]>;
   /** How a partial update combines with the stored record; default: fields given replace. */
   merge?(current: R, patch: Record<string, unknown>): Record<string, unknown>;
+  /** The webhook events of one record's write through the API (docs/webhooks.md); none without. */
+  events?: (change: RecordChange<R>, version: number) => RecordEvent[];
 }
 
 export function recordKey(record: StoredRecord): RecordKey {
   return { dataSourceId: record.data_source, id: record.id };
 }
 
-/** Resolves sources, checks references and writes the valid items of a batch, inside `tx`. */
+/**
+ * Resolves sources, checks references and writes the valid items of a batch, inside `tx`. With
+ * `announce`, also answers the webhook events of what was written, from each record as it was
+ * before and as written.
+ */
 async function writeBatch<R extends StoredRecord>(
   tx: Repos,
   accountId: string,
   type: RecordType<R>,
   batch: Batch<RecordInput<R>>,
   unknownCurrency: CurrencyCheck,
-): Promise<Batch<R>> {
+  announce = false,
+): Promise<{ batch: Batch<R>; events: RecordEvent[] }> {
   const resolver = sourceResolver(tx, accountId);
   const sourced: Batch<R> = { raw: batch.raw, pending: [], errors: batch.errors };
   for (const item of batch.pending) {
@@ -75,16 +84,32 @@ async function writeBatch<R extends StoredRecord>(
     rejectWhere(sourced, await type.referenceCheck(tx, accountId, values(sourced.pending)));
   }
   const records = lastPerKey(sourced.pending, (record) => keyString(recordKey(record)));
-  if (records.length > 0) await recordChanges(tx, accountId, await type.write(tx, accountId, records));
-  return sourced;
+  if (records.length === 0) return { batch: sourced, events: [] };
+  const eventsOf = announce ? type.events : undefined;
+  const before = eventsOf ? await type.read(tx, accountId, records.map(recordKey)) : [];
+  const version = await recordChanges(tx, accountId, await type.write(tx, accountId, records));
+  if (!eventsOf) return { batch: sourced, events: [] };
+  const stored = new Map(before.map((record) => [keyString(recordKey(record)), record]));
+  const events = records.flatMap((after) =>
+    eventsOf({ before: stored.get(keyString(recordKey(after))), after }, version),
+  );
+  return { batch: sourced, events };
 }
 
 function values<T>(items: readonly PendingItem<T>[]): T[] {
   return items.map((item) => item.value);
 }
 
-/** The raw record use cases of one record type. */
-export function recordUseCases<R extends StoredRecord>(store: Store, fx: FxService, type: RecordType<R>) {
+/**
+ * The raw record use cases of one record type. Writes of one record through the API hand their
+ * webhook events to `sink` once committed; bulk bodies and imports have none (docs/webhooks.md).
+ */
+export function recordUseCases<R extends StoredRecord>(
+  store: Store,
+  fx: FxService,
+  type: RecordType<R>,
+  sink?: RecordEventSink,
+) {
   async function importItems(
     tx: Repos,
     accountId: string,
@@ -92,18 +117,28 @@ export function recordUseCases<R extends StoredRecord>(store: Store, fx: FxServi
     unknownCurrency: CurrencyCheck,
   ): Promise<ItemResult[]> {
     const batch = validateBatch(items, type.schema);
-    return batchResults(await writeBatch(tx, accountId, type, batch, unknownCurrency));
+    return batchResults((await writeBatch(tx, accountId, type, batch, unknownCurrency)).batch);
+  }
+
+  async function announce(accountId: string, events: readonly RecordEvent[]): Promise<void> {
+    if (sink && events.length > 0) await sink.publishRecordEvents(accountId, events);
   }
 
   return {
     /**
      * Bulk upsert: each item is validated and checked on its own and reported in order; the
-     * valid ones are written in one transaction, so a server fault stores none of them.
+     * valid ones are written in one transaction, so a server fault stores none of them. A body
+     * of one object is a write of one record, and announced; an array is a bulk import, and not.
      */
     async import(accountId: string, body: unknown): Promise<ItemResult[]> {
-      const items = bodyItems(body);
+      const batch = validateBatch(bodyItems(body), type.schema);
+      const single = !Array.isArray(body);
       const unknownCurrency = await currencyChecker(fx);
-      return store.transaction((tx) => importItems(tx, accountId, items, unknownCurrency));
+      const written = await store.transaction((tx) =>
+        writeBatch(tx, accountId, type, batch, unknownCurrency, single),
+      );
+      await announce(accountId, written.events);
+      return batchResults(written.batch);
     },
 
     /** The same bulk upsert inside the caller's transaction, for a connector's page. */
@@ -128,7 +163,7 @@ export function recordUseCases<R extends StoredRecord>(store: Store, fx: FxServi
       dataSource?: string,
     ): Promise<R> {
       const unknownCurrency = await currencyChecker(fx);
-      return store.transaction(async (tx) => {
+      const { updated, events } = await store.transaction(async (tx) => {
         const key = {
           dataSourceId: await locateRecord(tx, type.table, type.noun, accountId, id, dataSource),
           id,
@@ -136,10 +171,13 @@ export function recordUseCases<R extends StoredRecord>(store: Store, fx: FxServi
         const [current] = await type.read(tx, accountId, [key]);
         const merged = type.merge ? type.merge(current!, patch) : { ...current, ...patch };
         const batch = validateBatch([{ ...merged, id, data_source: key.dataSourceId }], type.schema);
-        throwFirstError(await writeBatch(tx, accountId, type, batch, unknownCurrency));
-        const [updated] = await type.read(tx, accountId, [key]);
-        return updated!;
+        const written = await writeBatch(tx, accountId, type, batch, unknownCurrency, true);
+        throwFirstError(written.batch);
+        const [record] = await type.read(tx, accountId, [key]);
+        return { updated: record!, events: written.events };
       });
+      await announce(accountId, events);
+      return updated;
     },
 
     async delete(accountId: string, id: string, dataSource?: string): Promise<void> {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { REVENUE_EVENT_KINDS } from '../engine/revenue-event.js';
 import type { Store } from '../store/open-store.js';
+import { InvalidInputError } from './errors.js';
+import { type OutboundPolicy, refusedUrl, STRICT_OUTBOUND } from './outbound-http.js';
 
 export const EMAIL_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
 /** Every revenue event kind can be posted; the first five are the movement kinds. */
@@ -120,7 +122,21 @@ export interface CrmSettings {
   sync_status: 'syncing' | 'complete' | 'error' | null;
 }
 
-export function createSettingsService(store: Store) {
+/** Refuses a chat URL the patch changes to one the server may not call (docs/operations.md). */
+function checkChatUrls(
+  current: NotificationSettings,
+  next: NotificationSettings,
+  policy: OutboundPolicy,
+): void {
+  for (const field of CHAT_URL_FIELDS) {
+    const url = next.chat[field];
+    if (url === '' || url === current.chat[field]) continue;
+    const refusal = refusedUrl(url, policy);
+    if (refusal !== null) throw new InvalidInputError(`Invalid body field "chat.${field}": ${refusal}`);
+  }
+}
+
+export function createSettingsService(store: Store, policy: OutboundPolicy = STRICT_OUTBOUND) {
   return {
     async notifications(accountId: string): Promise<NotificationSettings> {
       return withDefaults(await store.settings.notifications(accountId));
@@ -134,6 +150,7 @@ export function createSettingsService(store: Store) {
       return store.transaction(async (tx) => {
         const current = withDefaults(await tx.settings.notifications(accountId, { forUpdate: true }));
         const next = mergeNotifications(current, typeof patch === 'function' ? patch(current) : patch);
+        checkChatUrls(current, next, policy);
         await tx.settings.saveNotifications(
           accountId,
           Object.fromEntries(GROUPS.map((group) => [group, next[group]])),

@@ -3,6 +3,7 @@ import type { Store } from '../store/open-store.js';
 import type { SheetRow } from '../store/spreadsheet-sheets-repo.js';
 import type { Clock } from './clock.js';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors.js';
+import { type OutboundPolicy, type OutboundResponse, outboundRequest, refusedUrl } from './outbound-http.js';
 import type { UploadsService } from './uploads-service.js';
 
 /** Google Sheets' "Publish to the web" CSV addresses start here. */
@@ -38,6 +39,8 @@ export interface SpreadsheetSettings {
   baseUrl: string;
   /** The most bytes one sheet may have, as an uploaded file. */
   maxBytes: number;
+  /** Which addresses sheets (and their redirects) may be read from. */
+  policy: OutboundPolicy;
 }
 
 export interface SheetView {
@@ -90,20 +93,22 @@ export function createSpreadsheetSync(
   /**
    * The sheet's bytes, read no further than the size a file may have. Redirects are followed by
    * hand (published sheets redirect to their file host), at most a few and only to https or to
-   * the base address's own origin, so a sheet address cannot lead to a plain-http internal service.
+   * the base address's own origin, so a sheet address cannot lead to a plain-http internal service;
+   * each hop is a request under the outbound policy, so none reaches a private address either.
    */
   async function fetchSheet(url: string): Promise<Buffer> {
     if (!underBase(url, settings.baseUrl))
       throw new Error(`The sheet at ${url} is not under ${settings.baseUrl}`);
     let address = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const response = await fetch(address, {
-        redirect: 'manual',
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      const response = await outboundRequest(address, {
+        method: 'GET',
+        timeoutMs: FETCH_TIMEOUT_MS,
+        policy: settings.policy,
       });
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location !== null) {
-        await response.body?.cancel();
+      const location = response.header('location');
+      if (response.status >= 300 && response.status < 400 && location !== undefined) {
+        response.discard();
         const next = new URL(location, address);
         if (next.protocol !== 'https:' && next.origin !== new URL(settings.baseUrl).origin)
           throw new Error(
@@ -112,26 +117,18 @@ export function createSpreadsheetSync(
         address = next.href;
         continue;
       }
-      if (!response.ok) throw new Error(`The sheet at ${url} answered HTTP ${response.status}`);
+      if (response.status < 200 || response.status >= 300)
+        throw new Error(`The sheet at ${url} answered HTTP ${response.status}`);
       return readCapped(response, url);
     }
     throw new Error(`The sheet at ${url} redirects more than ${MAX_REDIRECTS} times`);
   }
 
-  async function readCapped(response: Response, url: string): Promise<Buffer> {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const body = response.body as ReadableStream<Uint8Array> | null;
-    if (body === null) return Buffer.alloc(0);
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > settings.maxBytes) {
-        await body.cancel().catch(() => {});
-        throw new Error(`The sheet at ${url} has more than the ${settings.maxBytes} bytes a file may have`);
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks);
+  async function readCapped(response: OutboundResponse, url: string): Promise<Buffer> {
+    const { bytes, complete } = await response.read(settings.maxBytes);
+    if (!complete)
+      throw new Error(`The sheet at ${url} has more than the ${settings.maxBytes} bytes a file may have`);
+    return bytes;
   }
 
   /** Reads one sheet into an upload and imports it; answers the upload and why it failed, if it did. */
@@ -208,11 +205,14 @@ export function createSpreadsheetSync(
     ): Promise<SheetView[]> {
       await spreadsheetSource(accountId, dataSourceId);
       for (const [kind, url] of Object.entries(urls)) {
-        if (url && !underBase(url, settings.baseUrl)) {
+        if (!url) continue;
+        if (!underBase(url, settings.baseUrl)) {
           throw new InvalidInputError(
             `The ${kind} sheet must be an address starting with ${settings.baseUrl}`,
           );
         }
+        const refusal = refusedUrl(url, settings.policy);
+        if (refusal !== null) throw new InvalidInputError(`The ${kind} sheet's address ${refusal}`);
       }
       await store.transaction(async (tx) => {
         for (const [kind, url] of Object.entries(urls) as [UploadKind, string | null][]) {

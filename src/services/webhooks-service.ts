@@ -4,18 +4,20 @@ import type { RevenueEvent, RevenueEventPublisher } from '../engine/revenue-even
 import {
   EVENT_TYPE_OF_KIND,
   importCompletedData,
+  type RecordEvent,
   revenueEventData,
   sampleData,
   WEBHOOK_EVENT_TYPES,
   type WebhookBody,
   type WebhookEventType,
 } from '../engine/webhook-events.js';
-import type { JobPayload, JobSender, RetryPolicy } from '../jobs/job-queue.js';
+import { FinalJobError, type JobPayload, type JobSender, type RetryPolicy } from '../jobs/job-queue.js';
 import type { Store } from '../store/open-store.js';
 import type { DeliveryRef, DeliveryRow, WebhookRow } from '../store/webhooks-repo.js';
 import type { Clock } from './clock.js';
-import { NotFoundError, ConflictError } from './errors.js';
+import { NotFoundError, ConflictError, InvalidInputError } from './errors.js';
 import { hashedUuid, isUuid } from './ids.js';
+import { type OutboundPolicy, refusedUrl, STRICT_OUTBOUND } from './outbound-http.js';
 import { postSigned } from './webhook-post.js';
 import { newWebhookSecret } from './webhook-signature.js';
 
@@ -93,6 +95,15 @@ export interface WebhooksOptions {
   retry?: RetryPolicy;
   /** How long one attempt waits for the receiver's answer. */
   timeoutMs?: number;
+  /** Which addresses deliveries may go to; private ones are refused by default. */
+  policy?: OutboundPolicy;
+  /** Where failures nobody awaits are told; the console by default. */
+  report?: (error: unknown) => void;
+}
+
+/** Where the use cases that write records hand the events of a write, once it has committed. */
+export interface RecordEventSink {
+  publishRecordEvents(accountId: string, events: readonly RecordEvent[]): Promise<void>;
 }
 
 const view = (row: WebhookRow): WebhookView => ({
@@ -109,6 +120,8 @@ const view = (row: WebhookRow): WebhookView => ({
 export function createWebhooksService(store: Store, clock: Clock, options: WebhooksOptions) {
   const retry = options.retry ?? DEFAULT_WEBHOOK_RETRY;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const policy = options.policy ?? STRICT_OUTBOUND;
+  const report = options.report ?? ((error: unknown) => console.error('Webhook event not queued:', error));
 
   async function webhookOf(accountId: string, id: string): Promise<WebhookRow> {
     const row = isUuid(id) ? await store.webhooks.get(accountId, id) : undefined;
@@ -155,9 +168,24 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
     },
   };
 
+  const recordEventSink: RecordEventSink = {
+    /**
+     * Queues the events of a committed write. A failure is reported, not thrown: the write the
+     * client asked for is done, and failing its answer would only make it send the write again.
+     */
+    async publishRecordEvents(accountId, events) {
+      try {
+        for (const event of events) await publishEvent(accountId, event.type, event.key, event.data);
+      } catch (error) {
+        report(error);
+      }
+    },
+  };
+
   return {
     retry,
     ...publisher,
+    ...recordEventSink,
 
     async list(accountId: string): Promise<WebhookView[]> {
       return (await store.webhooks.list(accountId)).map(view);
@@ -165,6 +193,8 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
 
     /** The new webhook with its signing secret, which only this answer and `get` show. */
     async create(accountId: string, input: WebhookInput): Promise<WebhookView & { secret: string }> {
+      const refusal = refusedUrl(input.url, policy);
+      if (refusal !== null) throw new InvalidInputError(`Invalid body field "url": ${refusal}`);
       const result = await store.webhooks.insert(accountId, {
         id: randomUUID(),
         url: input.url,
@@ -224,6 +254,7 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
           const outcome = await postSigned(webhook.url, webhook.secret, JSON.stringify(body), {
             at,
             timeoutMs,
+            policy,
           });
           return {
             ...view(webhook),
@@ -249,7 +280,8 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
 
     /**
      * The delivery job: one attempt, logged. A failed attempt throws, so the runner retries it;
-     * a delivery whose webhook is gone, or that got through already, is done.
+     * a delivery whose webhook is gone, or that got through already, is done. A target the
+     * outbound policy refuses makes the delivery dead at once: retrying would be refused too.
      */
     async deliver(payload: JobPayload): Promise<void> {
       const job = deliveryJobSchema.parse(payload);
@@ -267,8 +299,9 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
       const outcome = await postSigned(webhook.url, webhook.secret, JSON.stringify(job.body), {
         at,
         timeoutMs,
+        policy,
       });
-      const next = outcome.ok ? null : nextAttemptAt(n, at);
+      const next = outcome.ok || outcome.blocked ? null : nextAttemptAt(n, at);
       await store.webhooks.recordAttempt(ref, {
         eventKey: job.eventKey,
         eventType: job.body.type,
@@ -280,6 +313,7 @@ export function createWebhooksService(store: Store, clock: Clock, options: Webho
         outcome: outcome.ok ? 'delivered' : next === null ? 'dead' : 'pending',
         nextAttemptAt: next,
       });
+      if (outcome.blocked) throw new FinalJobError(`Delivery to ${webhook.url} refused: ${outcome.error}`);
       if (!outcome.ok) throw new Error(`Delivery to ${webhook.url} failed: ${outcome.error}`);
     },
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, reportFixtureAccount, type TestApp } from '../helpers/app.js';
+import { createTestApp, LOCAL_RECEIVERS, reportFixtureAccount, type TestApp } from '../helpers/app.js';
 import { httpReceiver } from '../helpers/receivers.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -16,7 +16,7 @@ describe.each(STORE_KINDS)('revenue events through the job runner on %s', (kind)
     t = await createTestApp(
       kind,
       {},
-      { webhooks: { retry: { limit: 2, delaySeconds: 0 }, timeoutMs: 2000 } },
+      { ...LOCAL_RECEIVERS, webhooks: { retry: { limit: 2, delaySeconds: 0 }, timeoutMs: 2000 } },
       { jobs: { pollingIntervalSeconds: 0.5, onError: () => {} }, detect: true },
     );
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, reportFixtureAccount, type TestApp } from '../helpers/app.js';
+import { createTestApp, LOCAL_RECEIVERS, reportFixtureAccount, type TestApp } from '../helpers/app.js';
 import { httpReceiver, smtpInbox } from '../helpers/receivers.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -34,7 +34,7 @@ describe.each(STORE_KINDS)('notifications on %s', (kind) => {
   beforeAll(async () => {
     chat = await httpReceiver();
     inbox = await smtpInbox();
-    t = await createTestApp(kind, {}, { smtp: inbox.smtp }, { detect: true });
+    t = await createTestApp(kind, {}, { ...LOCAL_RECEIVERS, smtp: inbox.smtp }, { detect: true });
   });
   afterAll(async () => {
     await t.close();

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columns, createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { columns, createTestApp, LOCAL_RECEIVERS, type TestAccount, type TestApp } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const RATES = 'Date,USD\n2026-09-01,1.20\n';
@@ -38,7 +38,7 @@ describe.each(STORE_KINDS)('spreadsheet sources on %s', (kind) => {
   beforeAll(async () => {
     server = await serveSheets();
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sheets/`;
-    t = await createTestApp(kind, {}, { spreadsheets: { baseUrl: base } });
+    t = await createTestApp(kind, {}, { ...LOCAL_RECEIVERS, spreadsheets: { baseUrl: base } });
     account = await t.newAccount();
     await t.loadRates(RATES);
     source = (

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RevenueEvent } from '../../src/engine/revenue-event.js';
-import { createTestApp, TEST_NOW, type TestAccount, type TestApp } from '../helpers/app.js';
+import { createTestApp, LOCAL_RECEIVERS, TEST_NOW, type TestAccount, type TestApp } from '../helpers/app.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { type Receiver, startReceiver, verifySignature } from '../helpers/webhook-receiver.js';
 
@@ -13,7 +13,7 @@ describe.each(STORE_KINDS)('webhook routes on %s', (kind) => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, LOCAL_RECEIVERS);
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -106,7 +106,7 @@ describe.each(STORE_KINDS)('webhook routes on %s', (kind) => {
     expect(response.json()).toEqual({ error });
   });
 
-  it('accepts http to this machine', async () => {
+  it('accepts http to this machine where private targets are allowed', async () => {
     for (const url of ['http://localhost:8080/x', 'http://127.0.0.1/x', 'http://[::1]:9/x'])
       expect((await create({ url, event_type: 'plan.created' })).statusCode, url).toBe(201);
   });
@@ -262,7 +262,7 @@ describe.each(STORE_KINDS)('webhook deliveries on %s', (kind) => {
     t = await createTestApp(
       kind,
       {},
-      { webhooks: { retry: { limit: 4, delaySeconds: 0 }, timeoutMs: 2000 } },
+      { ...LOCAL_RECEIVERS, webhooks: { retry: { limit: 4, delaySeconds: 0 }, timeoutMs: 2000 } },
       { jobs: { pollingIntervalSeconds: 0.5, onError: () => {} } },
     );
   });

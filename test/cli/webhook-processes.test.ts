@@ -39,7 +39,11 @@ async function queueDeliveries(location: TestLocation, url: string, events: numb
   const store = await openStore(location.location);
   const runner = createJobRunner(store, { workers: false });
   try {
-    const services = createServices(store, systemClock, { jobs: runner.sender, webhooks: { retry } });
+    const services = createServices(store, systemClock, {
+      jobs: runner.sender,
+      webhooks: { retry },
+      outbound: { allowPrivate: true },
+    });
     await runner.start(jobDefinitions(services));
     const { account } = await services.accounts.create({ name: 'Webhooks' });
     const webhook = await services.webhooks.create(account.id, { url, event_type: 'movement.churn' });
@@ -70,7 +74,7 @@ describe.each(STORE_KINDS)('webhook deliveries across server processes on %s', (
       limit: 5,
       delaySeconds: 2,
     });
-    const env = storeEnv(location);
+    const env = { ...storeEnv(location), OUTBOUND_ALLOW_PRIVATE: 'true' };
     const first = await startServer(env);
     servers.push(first);
     await until(() => receiver.received.length === 1, 60_000);
@@ -104,7 +108,7 @@ describe.each(STORE_KINDS)('webhook deliveries across server processes on %s', (
     async () => {
       location = await createTestLocation(kind);
       receiver = await startReceiver();
-      const env = storeEnv(location);
+      const env = { ...storeEnv(location), OUTBOUND_ALLOW_PRIVATE: 'true' };
       // The schema first, then both servers, then the jobs: both are polling when they arrive.
       await queueDeliveries(location, 'https://unused.example', 0, { limit: 1, delaySeconds: 1 });
       servers.push(await startServer(env), await startServer(env));

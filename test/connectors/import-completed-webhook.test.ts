@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectorRegistry } from '../../src/connectors/connector.js';
-import { createTestApp, TEST_NOW, type TestApp } from '../helpers/app.js';
+import { createTestApp, LOCAL_RECEIVERS, TEST_NOW, type TestApp } from '../helpers/app.js';
 import { expectConnected, newSource, SECRETS_KEY } from '../helpers/connector-tests.js';
 import { scriptedConnector } from '../helpers/scripted-connector.js';
 import { STORE_KINDS } from '../helpers/stores.js';
@@ -26,6 +26,7 @@ describe.each(STORE_KINDS)('data_source.import_completed on %s', (kind) => {
       kind,
       {},
       {
+        ...LOCAL_RECEIVERS,
         connectors: connectorRegistry([scriptedConnector({ records: RECORDS, pageSize: 10 })]),
         secretsKey: SECRETS_KEY,
       },

@@ -11,6 +11,12 @@ import { openTestStore } from './stores.js';
 
 export const TEST_NOW = '2026-11-23T12:00:00.000Z';
 
+/**
+ * The service option a test passes when the server must call its local receivers (127.0.0.1):
+ * the outbound guard refuses private addresses unless the operator allows them.
+ */
+export const LOCAL_RECEIVERS = { outbound: { allowPrivate: true } } satisfies ServiceOptions;
+
 /** A monthly USD plan and a monthly EUR plan, the pair most report fixtures bill on. */
 export const BASIC_AND_EURO_PLANS = [
   { id: 'basic', name: 'Basic', billing_freq: 'month', currency: 'usd' },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobDefinition, JobPayload } from '../../src/jobs/job-queue.js';
+import { FinalJobError, type JobDefinition, type JobPayload } from '../../src/jobs/job-queue.js';
 import { createJobRunner, type JobRunner, keyedJobId } from '../../src/jobs/job-runner.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { createTestLocation, openTestStore, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
@@ -78,6 +78,32 @@ describe.each(STORE_KINDS)('job runner on %s', (kind) => {
       error: 'run 3 failed',
     });
     expect(await runner.dead('other')).toEqual([]);
+  });
+
+  it('ends a job that fails with a FinalJobError at once: reported, not retried, not dead', async () => {
+    const errors: unknown[] = [];
+    const runs: JobPayload[] = [];
+    const testStore = await openTestStore(kind);
+    cleanups.push(() => testStore.dispose());
+    const runner = createJobRunner(testStore.store, { ...FAST, onError: (error) => errors.push(error) });
+    cleanups.push(() => runner.stop());
+    await runner.start([
+      {
+        queue: 'refused',
+        retry: { limit: 3, delaySeconds: 0 },
+        async run(payload) {
+          runs.push(payload);
+          throw new FinalJobError('the target is refused');
+        },
+      },
+    ]);
+    await runner.sender.send('refused', { n: 1 }, { key: 'r' });
+    const id = keyedJobId('refused', 'r');
+    await until(async () => (await stateOf(testStore.store, 'refused', id)) === 'completed');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(runs).toEqual([{ n: 1 }]);
+    expect(errors).toEqual([new FinalJobError('the target is refused')]);
+    expect(await runner.dead()).toEqual([]);
   });
 
   it('runs a keyed job once however often it is sent, also once archived', async () => {
