@@ -78,10 +78,11 @@ async function tablesWithAccountId(db: Queryable): Promise<Set<string>> {
 async function uniqueIndexes(db: Queryable): Promise<IndexRow[]> {
   return db.query<IndexRow>(
     `select t.relname as table, i.relname as index, x.indisprimary as primary,
-       coalesce(array(
-         select a.attname::text from unnest(x.indkey::int2[]) k (attnum)
+       array(
+         select a.attname::text from unnest(x.indkey::int2[]) with ordinality k (attnum, n)
          join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum
-       ), '{}') as columns
+         where k.n <= x.indnkeyatts -- not the columns an index only includes
+       ) as columns
      from pg_index x
      join pg_class i on i.oid = x.indexrelid
      join pg_class t on t.oid = x.indrelid
@@ -177,6 +178,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('distribution readiness of the 
         );
         create unique index bad_keys_pair on bad_keys (account_id, parent);
         create unique index bad_keys_parent on bad_keys (parent);
+        create unique index bad_keys_covering on bad_keys (code) include (account_id);
         alter table fx_rates add column account_id uuid references accounts (account_id);
       `);
       found = await distributionGaps(tx);
@@ -188,6 +190,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('distribution readiness of the 
       no_account: ['no account_id column', 'primary key lacks account_id'],
       bad_keys: [
         'primary key lacks account_id',
+        'unique index bad_keys_covering lacks account_id',
         'unique index bad_keys_parent lacks account_id',
         'foreign key bad_keys_parent_fkey lacks account_id',
       ],
