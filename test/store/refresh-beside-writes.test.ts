@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/services/clock.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import type { DerivedCustomer } from '../../src/store/metrics-repo.js';
+import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+
+/** What a refresh would save for a customer without invoices: nothing but its currency. */
+function nothingDerived(dataSourceId: string, id: string): DerivedCustomer {
+  return {
+    key: { dataSourceId, id },
+    currency: 'usd',
+    firstPaidDay: null,
+    plans: [],
+    billingFreqs: [],
+    primaryPlan: null,
+    primaryBillingFreq: null,
+    primaryPricingModel: null,
+    segments: [],
+    paymentMethods: [],
+    latestPaymentMethod: null,
+    pricingModels: [],
+    hasDiscount: false,
+    quantities: [],
+    movements: [],
+  };
+}
+
+// Only PostgreSQL runs two transactions at once; PGlite runs one after the other.
+describe.runIf(STORE_KINDS.includes('postgres'))('a refresh beside a write of the same customer', () => {
+  let test: TestStore;
+  let services: Services;
+
+  beforeAll(async () => {
+    test = await openTestStore('postgres');
+    services = createServices(test.store, systemClock);
+  });
+  afterAll(() => test.dispose());
+
+  it('does not deadlock: the write waits for the refresh that claimed its customer, then marks it again', async () => {
+    const accountId = (await services.accounts.create({ name: 'Busy' })).account.id;
+    await services.customers.upsert(accountId, [{ id: 'c1', name: 'One', created_date: '2026-01-01' }]);
+
+    let claimed!: () => void;
+    const hasClaimed = new Promise<void>((resolve) => {
+      claimed = resolve;
+    });
+    let carryOn!: () => void;
+    const mayCarryOn = new Promise<void>((resolve) => {
+      carryOn = resolve;
+    });
+    // The refresh claims the customer's mark, then saves what it derived once the write waits.
+    const refresh = test.store.transaction(async (tx) => {
+      await tx.metrics.lockAccount(accountId);
+      const keys = await tx.changes.claimDirtyCustomers(accountId, 500);
+      claimed();
+      await mayCarryOn;
+      await tx.metrics.replace(
+        accountId,
+        keys,
+        keys.map((key) => nothingDerived(key.dataSourceId, key.id)),
+      );
+      return keys.length;
+    });
+    await hasClaimed;
+    // The write updates the customer's row, then waits to mark it while the refresh holds the mark.
+    const write = services.customers.upsert(accountId, [
+      { id: 'c1', name: 'One again', created_date: '2026-01-01' },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    carryOn();
+
+    expect(await refresh).toBe(1);
+    await write;
+    // The write's mark outlived the refresh: the next one derives the customer again.
+    expect(await test.store.transaction((tx) => tx.changes.claimDirtyCustomers(accountId, 500))).toEqual([
+      { dataSourceId: expect.any(String), id: 'c1' },
+    ]);
+  });
+});
