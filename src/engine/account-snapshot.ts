@@ -57,9 +57,23 @@ export interface FunnelColumns {
   paid: Int32Array;
 }
 
+/**
+ * A patched snapshot's origin: the version it was patched from (not the snapshot: a chain of
+ * them would stay in memory) and the customers that changed.
+ */
+export interface SnapshotPatch {
+  fromVersion: number;
+  /** The customers re-derived since then (each changed, added or deleted)... */
+  customers: readonly { dataSourceId: string; id: string }[];
+  /** ...and their `customerKey`s. */
+  changed: ReadonlySet<string>;
+}
+
 /** Everything reports read about one account, built once per data version (DESIGN 2). */
 export interface AccountSnapshot {
   version: number;
+  /** How it came from the previous snapshot, when it was patched rather than read whole. */
+  patch?: SnapshotPatch;
   customers: readonly CustomerView[];
   attributes: CustomerAttributes;
   movements: Snapshot;
@@ -128,9 +142,14 @@ export function patchCustomers(
   return patched;
 }
 
-export function buildAccountSnapshot(version: number, customers: readonly CustomerView[]): AccountSnapshot {
+export function buildAccountSnapshot(
+  version: number,
+  customers: readonly CustomerView[],
+  patch?: SnapshotPatch,
+): AccountSnapshot {
   return {
     version,
+    ...(patch ? { patch } : {}),
     customers,
     attributes: {
       id: customers.map((customer) => customer.id),

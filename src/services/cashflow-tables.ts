@@ -1,4 +1,4 @@
-import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import { type AccountSnapshot, customerKey, type SnapshotPatch } from '../engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
 import { type CashflowTable, CashflowTableBuilder } from '../engine/cashflow/cashflow-table.js';
 import { dayNumber } from '../engine/days.js';
@@ -37,37 +37,80 @@ function toCashflowInvoice(row: CashflowInvoiceRow, customer: number): CashflowI
 /** Invoices read per page while a table is built: bounds the rows held at once. */
 const PAGE = 20_000;
 
+/** Each customer's index in the snapshot, by `customerKey`. */
+function customerIndexes(snapshot: AccountSnapshot): Map<string, number> {
+  return new Map(
+    snapshot.customers.map((customer, index) => [customerKey(customer.dataSourceId, customer.id), index]),
+  );
+}
+
+interface Built {
+  version: number;
+  snapshot: AccountSnapshot;
+  table: Promise<CashflowTable>;
+}
+
 /**
  * Each account's invoices as the cashflow engine's table, tied to the snapshot's customer
  * indexes and kept until the snapshot's data version moves. An invoice written after the
  * snapshot was built, for a customer it does not hold yet, waits for the next version. Calls
  * that arrive while a version's table is being built wait for that build: a dashboard asks for
- * several cashflow reports at once, and each build reads every invoice of the account.
+ * several cashflow reports at once, and each build reads every invoice of the account. A
+ * snapshot patched from the cached one's version gets a table patched the same way: the
+ * invoices of the customers that changed are read again, the others copied (docs/decisions.md,
+ * "Snapshots are patched").
  */
 export function createCashflowTables(store: Store) {
-  const cache = new Map<string, { version: number; table: Promise<CashflowTable> }>();
+  const cache = new Map<string, Built>();
 
   async function build(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
-    const indexes = new Map(
-      snapshot.customers.map((customer, index) => [
-        keyString({ dataSourceId: customer.dataSourceId, id: customer.id }),
-        index,
-      ]),
-    );
+    const indexes = customerIndexes(snapshot);
     const builder = new CashflowTableBuilder();
     for await (const rows of store.cashflow.invoicePages(accountId, PAGE)) {
       for (const row of rows) {
-        const index = indexes.get(keyString({ dataSourceId: row.data_source, id: row.customer_id }));
+        const index = indexes.get(customerKey(row.data_source, row.customer_id));
         if (index !== undefined) builder.add(toCashflowInvoice(row, index));
       }
     }
     return builder.finish();
   }
 
+  async function patched(
+    accountId: string,
+    previous: { snapshot: AccountSnapshot; table: CashflowTable },
+    snapshot: AccountSnapshot,
+    patch: SnapshotPatch,
+  ): Promise<CashflowTable> {
+    const fresh = await store.cashflow.invoicesOfCustomers(accountId, patch.customers);
+    const indexes = customerIndexes(snapshot);
+    const builder = new CashflowTableBuilder();
+    const { table } = previous;
+    const before = previous.snapshot.customers;
+    for (let invoice = 0; invoice < table.invoiceCount; invoice++) {
+      const customer = before[table.invoiceCustomer[invoice]!]!;
+      const key = customerKey(customer.dataSourceId, customer.id);
+      if (!patch.changed.has(key)) builder.copy(table, invoice, indexes.get(key)!);
+    }
+    for (const row of fresh) {
+      const index = indexes.get(customerKey(row.data_source, row.customer_id));
+      if (index !== undefined) builder.add(toCashflowInvoice(row, index));
+    }
+    return builder.finish();
+  }
+
+  /** The table of the snapshot: patched from the cached one when the snapshot was, else read whole. */
+  async function tableFor(accountId: string, snapshot: AccountSnapshot, cached: Built | undefined) {
+    const { patch } = snapshot;
+    if (!cached || !patch || cached.version !== patch.fromVersion) return build(accountId, snapshot);
+    const table = await cached.table.catch(() => undefined);
+    if (!table) return build(accountId, snapshot);
+    return patched(accountId, { snapshot: cached.snapshot, table }, snapshot, patch);
+  }
+
   return function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const cached = cache.get(accountId);
     if (cached && cached.version === snapshot.version) return cached.table;
-    const entry = { version: snapshot.version, table: build(accountId, snapshot) };
+    const entry = { version: snapshot.version, snapshot, table: tableFor(accountId, snapshot, cached) };
     cache.set(accountId, entry);
     // A failed read is not kept: the next call tries again.
     entry.table.catch(() => {

@@ -152,6 +152,8 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
     reports,
     cashflow,
+    /** The invoices as the cashflow engine reads them, per snapshot (tests compare patched and whole). */
+    cashflowTables,
     activity: createActivityService(reports, cashflow, clock),
     scheduledReports: createScheduledReportsService(reportInputs),
     churn: createChurnService(reportInputs, clock),

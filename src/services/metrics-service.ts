@@ -5,6 +5,7 @@ import {
   type CustomerView,
   inSnapshotOrder,
   patchCustomers,
+  type SnapshotPatch,
 } from '../engine/account-snapshot.js';
 import { customerTimeline, DEFAULT_GRACE_DAYS } from '../engine/customer-timeline.js';
 import { hasCurrentDiscount, pricingModels } from '../engine/customer-traits.js';
@@ -256,7 +257,10 @@ export function createMetricsService(
    * held one is older than the store's memory of them (docs/decisions.md, "Snapshots are
    * patched"). Under the account's lock, after the refresh: nothing is derived meanwhile.
    */
-  async function customersOf(accountId: string, versionReadAt: number): Promise<CustomerView[]> {
+  async function customersOf(
+    accountId: string,
+    versionReadAt: number,
+  ): Promise<{ customers: CustomerView[]; patch?: SnapshotPatch }> {
     const held = snapshots.get(accountId);
     return store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
@@ -270,24 +274,26 @@ export function createMetricsService(
         if (changed.length <= Math.max(PATCH_MAX_KEYS, previous.length * PATCH_MAX_SHARE)) {
           const fresh =
             changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
-          return patchCustomers(
-            previous,
-            new Set(changed.map((key) => customerKey(key.dataSourceId, key.id))),
-            fresh,
-          );
+          const patch = {
+            fromVersion: held.snapshot.version,
+            customers: changed,
+            changed: new Set(changed.map((key) => customerKey(key.dataSourceId, key.id))),
+          };
+          return { customers: patchCustomers(previous, patch.changed, fresh), patch };
         }
       }
       const views: CustomerView[] = [];
       for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE))
         views.push(...customerViews(page));
-      return inSnapshotOrder(views);
+      return { customers: inSnapshotOrder(views) };
     });
   }
 
   async function build(accountId: string, version: number): Promise<AccountSnapshot> {
     const versionReadAt = Date.now();
     await refresh(accountId);
-    const snapshot = buildAccountSnapshot(version, await customersOf(accountId, versionReadAt));
+    const { customers, patch } = await customersOf(accountId, versionReadAt);
+    const snapshot = buildAccountSnapshot(version, customers, patch);
     snapshots.set(accountId, { snapshot, versionReadAt });
     return snapshot;
   }

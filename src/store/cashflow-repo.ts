@@ -6,6 +6,7 @@ import {
   type InvoiceTransactionRow,
   KEYS,
   LINES_JSON,
+  TRANSACTIONS_JSON,
 } from './invoices-repo.js';
 import { jsonRows } from './json-rows.js';
 import { keyString, keysJson, type RecordKey } from './records-repo.js';
@@ -78,6 +79,22 @@ export function cashflowRepo(db: Queryable) {
         if (invoices.length < size) return;
         after = { source: last.data_source, id: last.id };
       }
+    },
+
+    /**
+     * Every invoice of the given customers with its transactions, in key order, for patching a
+     * table: one probe of the invoices' customer index per customer.
+     */
+    invoicesOfCustomers(accountId: string, customers: readonly RecordKey[]): Promise<CashflowInvoiceRow[]> {
+      if (customers.length === 0) return Promise.resolve([]);
+      return jsonRows<CashflowInvoiceRow>(
+        db,
+        `select ${INVOICE_COLUMNS}, ${TRANSACTIONS_JSON} as transactions
+         from ${KEYS} cross join lateral (select * from invoices x
+           where x.account_id = $1 and x.customer_id = k.i and x.data_source_id = k.s offset 0) i`,
+        [accountId, keysJson(customers)],
+        { orderBy: 'q.data_source, q.id' },
+      );
     },
 
     /**

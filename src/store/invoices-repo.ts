@@ -60,7 +60,7 @@ export const LINES_JSON = `coalesce((select json_agg(json_build_object('id', c.l
     from invoice_lines c where ${CHILD_OF_INVOICE}), '[]')`;
 
 /** An invoice's transactions as a JSON array, in their order; `i` is the invoice. */
-const TRANSACTIONS_JSON = `coalesce((select json_agg(json_build_object('id', c.transaction_id,
+export const TRANSACTIONS_JSON = `coalesce((select json_agg(json_build_object('id', c.transaction_id,
       'date', to_char(c.date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'type', c.type,
       'result', c.result, 'amount', c.amount, 'payment_method', c.payment_method) order by c.position)
     from invoice_transactions c where ${CHILD_OF_INVOICE}), '[]')`;

@@ -1,11 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { AccountSnapshot } from '../../src/engine/account-snapshot.js';
+import type { CashflowTable } from '../../src/engine/cashflow/cashflow-table.js';
 import { fixedClock } from '../../src/services/clock.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const clock = fixedClock('2026-11-23T12:00:00.000Z');
+
+/**
+ * What cashflow reports read of a table, invoice by invoice in id order: a patched table holds
+ * the changed customers' invoices after the others, so its order is not a whole read's.
+ */
+function cashflowContents(snapshot: AccountSnapshot, table: CashflowTable) {
+  return Array.from({ length: table.invoiceCount }, (_, invoice) => ({
+    id: table.invoiceId[invoice],
+    customer: snapshot.customers[table.invoiceCustomer[invoice]!]!.id,
+    day: table.invoiceDay[invoice],
+    total: table.invoiceTotal[invoice],
+    status: table.statuses[table.invoiceStatus[invoice]!],
+    currency: table.currencyOf(invoice),
+    failure: table.firstFailure[invoice] === -1 ? null : table.failureDay(invoice),
+    transactions: Array.from(
+      { length: table.transactionStart[invoice + 1]! - table.transactionStart[invoice]! },
+      (_, n) => {
+        const t = table.transactionStart[invoice]! + n;
+        return [
+          table.transactionId[t],
+          table.transactionDay[t],
+          table.transactionFlags[t],
+          table.transactionAmount[t],
+        ];
+      },
+    ),
+  })).sort((a, b) => (a.id! < b.id! ? -1 : 1));
+}
 
 /** What reports read of a snapshot, without the object identities a patch keeps. */
 function contents(snapshot: AccountSnapshot) {
@@ -64,6 +93,13 @@ async function apply(services: Services, accountId: string, write: Write, n: num
         date: start,
         currency: 'usd',
         lines: [{ plan_id: write.plan, amount: write.amount, period_start: start, period_end: end }],
+        // Odd amounts fail their first attempt, then are paid: transactions for the cashflow table.
+        transactions: [
+          ...(write.amount % 2 === 1
+            ? [{ id: `t${n}f`, date: start, type: 'payment', result: 'failed', amount: write.amount }]
+            : []),
+          { id: `t${n}`, date: start, type: 'payment', result: 'successful', amount: write.amount },
+        ],
       },
     ]);
   } else {
@@ -113,11 +149,15 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
         const accountId = await newAccount();
         let n = 0;
         for (const write of first) await apply(services, accountId, write, n++);
-        await services.metrics.snapshot(accountId);
+        await services.cashflowTables(accountId, await services.metrics.snapshot(accountId));
         for (const write of second) await apply(services, accountId, write, n++);
         const patched = await services.metrics.snapshot(accountId);
         const whole = createServices(testStore.store, clock);
-        expect(contents(patched)).toEqual(contents(await whole.metrics.snapshot(accountId)));
+        const wholeSnapshot = await whole.metrics.snapshot(accountId);
+        expect(contents(patched)).toEqual(contents(wholeSnapshot));
+        expect(cashflowContents(patched, await services.cashflowTables(accountId, patched))).toEqual(
+          cashflowContents(wholeSnapshot, await whole.cashflowTables(accountId, wholeSnapshot)),
+        );
       }),
       { numRuns: kind === 'pglite' ? 15 : 10 },
     );

@@ -259,30 +259,102 @@ export class CashflowTableBuilder {
   }
 
   add(invoice: CashflowInvoice): void {
-    const index = this.ids.length;
-    this.ids.push(invoice.id);
-    this.numbers.push(invoice.number);
-    this.descriptions.push(invoice.description);
-    this.customers.push(invoice.customer);
-    this.days.push(invoice.day);
-    this.dueDays.push(invoice.dueDay ?? NO_DAY);
-    this.paymentDays.push(invoice.paymentDay ?? NO_DAY);
-    this.statusCodes.push(this.statuses.indexOf(invoice.status));
-    this.totals.push(invoice.total);
-    this.currencyCodes.push(this.currencies.indexOf(invoice.currency));
+    const index = this.pushInvoice(
+      invoice.id,
+      invoice.number,
+      invoice.description,
+      invoice.customer,
+      invoice.day,
+      invoice.dueDay ?? NO_DAY,
+      invoice.paymentDay ?? NO_DAY,
+      invoice.status,
+      invoice.total,
+      invoice.currency,
+    );
     for (const transaction of invoice.transactions) {
-      this.transactionDays.push(transaction.day);
-      this.flags.push(
+      this.pushTransaction(
+        index,
+        transaction.id,
+        transaction.day,
         (transaction.type === 'refund' ? REFUND : 0) | (transaction.successful ? SUCCESSFUL : 0),
-      );
-      this.amounts.push(transaction.amount);
-      this.owners.push(index);
-      this.transactionIds.push(transaction.id);
-      this.methods.push(
-        transaction.paymentMethod === null ? -1 : this.paymentMethods.indexOf(transaction.paymentMethod),
+        transaction.amount,
+        transaction.paymentMethod,
       );
     }
     this.starts.push(this.transactionIds.length);
+  }
+
+  /**
+   * Adds invoice `invoice` of another table as the invoice of `customer`: a table patched after
+   * a write copies the invoices of the customers that did not change, without reading them.
+   */
+  copy(table: CashflowTable, invoice: number, customer: number): void {
+    const index = this.pushInvoice(
+      table.invoiceId[invoice]!,
+      table.invoiceNumber[invoice]!,
+      table.invoiceDescription[invoice]!,
+      customer,
+      table.invoiceDay[invoice]!,
+      table.dueDay[invoice]!,
+      table.paymentDay[invoice]!,
+      table.statuses[table.invoiceStatus[invoice]!]!,
+      table.invoiceTotal[invoice]!,
+      table.currencies[table.invoiceCurrency[invoice]!]!,
+    );
+    for (let t = table.transactionStart[invoice]!; t < table.transactionStart[invoice + 1]!; t++) {
+      const method = table.transactionMethod[t]!;
+      this.pushTransaction(
+        index,
+        table.transactionId[t]!,
+        table.transactionDay[t]!,
+        table.transactionFlags[t]!,
+        table.transactionAmount[t]!,
+        method === -1 ? null : table.paymentMethods[method]!,
+      );
+    }
+    this.starts.push(this.transactionIds.length);
+  }
+
+  private pushInvoice(
+    id: string,
+    number: string | null,
+    description: string | null,
+    customer: number,
+    day: number,
+    dueDay: number,
+    paymentDay: number,
+    status: InvoiceStatus,
+    total: number,
+    currency: string,
+  ): number {
+    const index = this.ids.length;
+    this.ids.push(id);
+    this.numbers.push(number);
+    this.descriptions.push(description);
+    this.customers.push(customer);
+    this.days.push(day);
+    this.dueDays.push(dueDay);
+    this.paymentDays.push(paymentDay);
+    this.statusCodes.push(this.statuses.indexOf(status));
+    this.totals.push(total);
+    this.currencyCodes.push(this.currencies.indexOf(currency));
+    return index;
+  }
+
+  private pushTransaction(
+    invoice: number,
+    id: string,
+    day: number,
+    flags: number,
+    amount: number,
+    paymentMethod: string | null,
+  ): void {
+    this.transactionDays.push(day);
+    this.flags.push(flags);
+    this.amounts.push(amount);
+    this.owners.push(invoice);
+    this.transactionIds.push(id);
+    this.methods.push(paymentMethod === null ? -1 : this.paymentMethods.indexOf(paymentMethod));
   }
 
   finish(): CashflowTable {
