@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { createTestApp, LOCAL_RECEIVERS, type TestAccount, type TestApp } from '../helpers/app.js';
 import { browserAvailable, DESKTOP, ensureWebBuilt, launchBrowser, screenshots } from '../helpers/browser.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { setUpOwner } from '../helpers/web-session.js';
@@ -28,7 +28,7 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('files and sheets in chromi
     });
     await new Promise<void>((resolve) => sheetServer.listen(0, '127.0.0.1', resolve));
     sheetBase = `http://127.0.0.1:${(sheetServer.address() as AddressInfo).port}/`;
-    t = await createTestApp(kind, {}, { spreadsheets: { baseUrl: sheetBase } });
+    t = await createTestApp(kind, {}, { ...LOCAL_RECEIVERS, spreadsheets: { baseUrl: sheetBase } });
     account = await t.newAccount('Upload account');
     sourceId = (await t.seed(account.adminKey, '/data/data-sources', { name: 'Files', type: 'csv' })).json()
       .id;

@@ -91,7 +91,8 @@ export function SheetsControl(props: { source: DataSource; canChange: boolean })
               aria-label={`${UPLOAD_KINDS[kind]} sheet`}
               placeholder={`${UPLOAD_KINDS[kind]}: published CSV address`}
               value={urls[kind] ?? ''}
-              disabled={!props.canChange}
+              // Until the saved sheets are read, what is typed would be replaced by them.
+              disabled={!props.canChange || sheets === undefined}
               onInput={(e) => setUrls({ ...urls, [kind]: e.currentTarget.value })}
             />
             {sheet && (
