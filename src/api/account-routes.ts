@@ -110,5 +110,29 @@ export function accountRoutes(services: Services): FastifyPluginAsyncZod {
         message: 'This installation is self-hosted and never billed, so it has no billing portal',
       }),
     );
+
+    app.get(
+      '/account/billing/check-vat',
+      {
+        schema: {
+          tags,
+          summary: "Checks a VAT number for this installation's billing: never, it is never billed",
+          querystring: z.object({ vat_number: z.string().max(64).optional() }),
+          response: {
+            200: z.object({
+              vat_number: z.string().nullable().describe('The number asked about, as sent'),
+              valid: z.null().describe('Never checked'),
+              message: z.string(),
+            }),
+            ...adminErrors,
+          },
+        },
+      },
+      (request) => ({
+        vat_number: request.query.vat_number ?? null,
+        valid: null,
+        message: 'This installation is self-hosted and never billed, so it checks no VAT numbers',
+      }),
+    );
   };
 }

@@ -102,6 +102,20 @@ describe.each(STORE_KINDS)('account endpoints on %s', (kind) => {
     expect((await get('/account/billing/portal', account.viewerKey)).statusCode).toBe(403);
   });
 
+  it('checks no VAT number, and says why', async () => {
+    const response = await get('/account/billing/check-vat?vat_number=DK12345678');
+    expect([response.statusCode, response.json()]).toEqual([
+      200,
+      {
+        vat_number: 'DK12345678',
+        valid: null,
+        message: 'This installation is self-hosted and never billed, so it checks no VAT numbers',
+      },
+    ]);
+    expect((await get('/account/billing/check-vat')).json().vat_number).toBeNull();
+    expect((await get('/account/billing/check-vat', account.viewerKey)).statusCode).toBe(403);
+  });
+
   it('shows each account only its own keys, team and profile', async () => {
     const other = await t.newAccount('Other');
     const keys = (await get('/account/api-keys', other.adminKey)).json().result;

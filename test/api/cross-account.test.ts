@@ -103,6 +103,7 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /account/billing': reads(),
   'GET /account/billing/invoices': reads(),
   'GET /account/billing/portal': reads(),
+  'GET /account/billing/check-vat': reads(),
   // An API key's profile is its own account's owner.
   'GET /profile': reads(),
   'PUT /profile': { own: (_self, path) => [{ url: path, status: 200, payload: { locale: 'en' } }] },
