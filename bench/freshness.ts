@@ -177,15 +177,19 @@ async function stream(
   };
   const readers = Promise.all(Array.from({ length: clients }, (_, client) => read(client)));
   const writes: Promise<void>[] = [];
+  const failures: Error[] = [];
   const started = process.hrtime.bigint();
   try {
     for (const id of customerIds) {
       await sleep(Math.max(0, (writes.length * 1000) / WRITES_PER_SECOND - msSince(started)));
-      writes.push(api.write('/data/invoices', [freshInvoice(id, today)]));
+      // Caught at once: a write failing while later ones are sent is no unhandled rejection.
+      const write = api.write('/data/invoices', [freshInvoice(id, today)]).catch((error: unknown) => {
+        failures.push(error instanceof Error ? error : new Error(String(error)));
+      });
+      writes.push(write);
     }
-    // allSettled first: a failed write must not leave the others unawaited.
-    const failed = (await Promise.allSettled(writes)).find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
+    await Promise.all(writes);
+    if (failures[0]) throw failures[0];
   } finally {
     writing = false;
     await readers;

@@ -10,21 +10,40 @@ import { generatePlans } from '../../bench/generate.js';
 import { DATA_AGE_HEADER } from '../../src/api/read-freshness-header.js';
 import { createTestApp, TEST_NOW, type TestApp } from '../helpers/app.js';
 
-/** A server whose summary answers these MRRs in turn (the last one from then on), aged or not. */
-function summaries(answers: readonly { mrr: number; age?: number }[]): FreshnessApi & { calls: number } {
+/**
+ * A server whose every report answers these summary MRRs in turn (the last one from then on),
+ * aged or not, and whose writes answer as `write` says.
+ */
+function summaries(
+  answers: readonly { mrr: number; age?: number }[],
+  write: (path: string) => Promise<void> = (path) => Promise.reject(new Error(`unexpected POST ${path}`)),
+): FreshnessApi & { calls: number; writes: string[] } {
   const api = {
     calls: 0,
-    answer: (path: string) => {
-      if (path !== '/reports/summary') throw new Error(`unexpected GET ${path}`);
+    writes: [] as string[],
+    answer: () => {
       const { mrr, age } = answers[Math.min(api.calls, answers.length - 1)]!;
       api.calls += 1;
       const headers = new Headers(age === undefined ? {} : { [DATA_AGE_HEADER]: String(age) });
-      return Promise.resolve({ text: JSON.stringify({ summary: { mrr_current: mrr } }), headers });
+      const text = JSON.stringify({ summary: { mrr_current: mrr } });
+      // On a timer, as a real answer comes: readers answered in microtasks would starve the writer.
+      return new Promise<{ text: string; headers: Headers }>((resolve) =>
+        setTimeout(() => resolve({ text, headers }), 1),
+      );
     },
-    write: () => Promise.reject(new Error('unexpected write')),
+    write: (path: string) => {
+      api.writes.push(path);
+      return write(path);
+    },
   };
   return api;
 }
+
+const REPORTS = [
+  { path: '/reports/mrr', query: 'interval=month' },
+  { path: '/reports/summary', query: '' },
+];
+const SERVER = { rss: () => 0, settle: () => Promise.resolve() };
 
 describe('the freshness phase', () => {
   it('calls the summary until it shows the expected MRR, noting answers from the previous snapshot', async () => {
@@ -43,17 +62,22 @@ describe('the freshness phase', () => {
 
   it('fails before any write when the server offers no report to read during the stream', async () => {
     const api = summaries([{ mrr: 100 }]);
-    const server = { rss: () => 0, settle: () => Promise.resolve() };
     await expect(
-      measureFreshness(
-        api,
-        { writes: 1, seconds: 1, clients: 1 },
-        '2026-11-23',
-        [{ path: '/reports/summary', query: '' }],
-        server,
-      ),
+      measureFreshness(api, { writes: 1, seconds: 1, clients: 1 }, '2026-11-23', REPORTS.slice(1), SERVER),
     ).rejects.toThrow('the server offers no /reports/mrr to read during the write stream');
     expect(api.calls).toBe(0);
+    expect(api.writes).toEqual([]);
+  });
+
+  it('fails when a write of the stream fails, once the readers have stopped', async () => {
+    const api = summaries([{ mrr: 100 }], (path) =>
+      path === '/data/invoices' ? Promise.reject(new Error('POST /data/invoices: 503')) : Promise.resolve(),
+    );
+    // No single writes, and 0.04 s of the stream: two invoices, both refused.
+    await expect(
+      measureFreshness(api, { writes: 0, seconds: 0.04, clients: 2 }, '2026-11-23', REPORTS, SERVER),
+    ).rejects.toThrow('POST /data/invoices: 503');
+    expect(api.writes).toEqual(['/data/customers', '/data/invoices', '/data/invoices']);
   });
 });
 
