@@ -352,7 +352,7 @@ function exportsSection(run: RunSummary): string {
   return [
     '## Exports',
     '',
-    'Each CSV export downloaded whole after the load tests, default parameters (every customer; the ' +
+    'Each CSV export downloaded whole after the freshness phase, default parameters (every customer; the ' +
       "movements and growth of the last 365 days). Extra memory: the server's resident set sampled every " +
       '20 ms during the download, its peak minus what it held just before (target: under 200 MiB).',
     '',
