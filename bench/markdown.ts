@@ -211,6 +211,8 @@ function reportsSection(run: RunSummary): string {
 const reportFigures = (store: StoreRun, path: string) =>
   store.reports.find((figures) => figures.target.path === path);
 
+const medianAndMax = (values: readonly number[]) => `${ms(median(values))} / ${ms(Math.max(...values))}`;
+
 function freshnessSection(run: RunSummary): string {
   const settings = run.freshnessSettings;
   const single = run.stores.map((store) => {
@@ -219,8 +221,8 @@ function freshnessSection(run: RunSummary): string {
     const warm = reportFigures(store, '/reports/summary')?.single.p50 ?? Number.NaN;
     return [
       STORE_NAMES[store.kind],
-      `${ms(median(writes.map((write) => write.writeMs)))} / ${ms(Math.max(...writes.map((write) => write.writeMs)))}`,
-      `${ms(median(fresh))} / ${ms(Math.max(...fresh))}`,
+      medianAndMax(writes.map((write) => write.writeMs)),
+      medianAndMax(fresh),
       `${Math.max(...writes.map((write) => write.reads))}`,
       `${writes.filter((write) => write.aged).length} of ${writes.length}`,
       ms(warm),
