@@ -56,6 +56,8 @@ export interface FreshnessFigures {
     writes: number;
     /** From the first write sent to the last write answered. */
     seconds: number;
+    /** Each write's answer time, from its sending. */
+    write: { p50: number; p99: number };
     reads: StreamReads[];
     /** A write sent once the stream's writes were answered, until the summary showed them all. */
     marker: FreshWrite;
@@ -162,7 +164,7 @@ async function stream(
   today: string,
   targets: readonly ReportTarget[],
   clients: number,
-): Promise<{ seconds: number; reads: StreamReads[] }> {
+): Promise<{ seconds: number; write: { p50: number; p99: number }; reads: StreamReads[] }> {
   const answers = targets.map(() => ({ ms: [] as number[], ages: [] as number[] }));
   let writing = true;
   const read = async (client: number) => {
@@ -177,15 +179,22 @@ async function stream(
   };
   const readers = Promise.all(Array.from({ length: clients }, (_, client) => read(client)));
   const writes: Promise<void>[] = [];
+  const writeMs: number[] = [];
   const failures: Error[] = [];
   const started = process.hrtime.bigint();
   try {
     for (const id of customerIds) {
       await sleep(Math.max(0, (writes.length * 1000) / WRITES_PER_SECOND - msSince(started)));
+      const sent = process.hrtime.bigint();
       // Caught at once: a write failing while later ones are sent is no unhandled rejection.
-      const write = api.write('/data/invoices', [freshInvoice(id, today)]).catch((error: unknown) => {
-        failures.push(error instanceof Error ? error : new Error(String(error)));
-      });
+      const write = api.write('/data/invoices', [freshInvoice(id, today)]).then(
+        () => {
+          writeMs.push(msSince(sent));
+        },
+        (error: unknown) => {
+          failures.push(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
       writes.push(write);
     }
     await Promise.all(writes);
@@ -206,7 +215,7 @@ async function stream(
       maxAgeSeconds: Math.max(0, ...ages),
     };
   });
-  return { seconds, reads };
+  return { seconds, write: { p50: percentile(writeMs, 0.5), p99: percentile(writeMs, 0.99) }, reads };
 }
 
 /**

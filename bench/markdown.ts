@@ -230,13 +230,14 @@ function freshnessSection(run: RunSummary): string {
     ];
   });
   const stream = run.stores.flatMap((store) => {
-    const { writes, seconds, reads, marker } = store.freshness.stream;
+    const { writes, seconds, write, reads, marker } = store.freshness.stream;
     return reads.map((figures) => {
       const loaded = reportFigures(store, figures.target.path)?.loaded.p99 ?? Number.NaN;
       return [
         `\`${targetUrl(figures.target)}\``,
         STORE_NAMES[store.kind],
         `${count(writes)} (${count(writes / seconds)}/s)`,
+        `${ms(write.p50)} / ${ms(write.p99)}`,
         count(figures.answered),
         ms(figures.p50),
         ms(figures.p99),
@@ -270,7 +271,8 @@ function freshnessSection(run: RunSummary): string {
     '',
     `Under a stream of writes: ${WRITES_PER_SECOND} writes a second for ${settings.seconds} s, each sent when its ` +
       `time comes, while ${settings.clients} clients read the two reports in turn until the last write is answered. ` +
-      '"loaded p99" is the same report\'s p99 under load without writes from the report phase; "aged" the share ' +
+      `"writes": how many, and their rate from the first sent to the last answered; "write p50 / p99" their ` +
+      'answer times; "loaded p99" is the same report\'s p99 under load without writes from the report phase; "aged" the share ' +
       'of answers with `Mrrlytics-Data-Age`, "max age" its largest value in seconds; "marker to fresh": one more ' +
       'write after the stream, from its answer until the summary showed every write. Server memory during the ' +
       `phase (resident, sampled every 20 ms): ${memory.join('; ')}.`,
@@ -280,6 +282,7 @@ function freshnessSection(run: RunSummary): string {
         'report',
         'store',
         'writes',
+        'write p50 / p99',
         'reads',
         'p50',
         'p99',
