@@ -31,11 +31,16 @@ export class ApiClient {
     if (refused) throw new Error(`POST ${path} refused an item: ${JSON.stringify(refused)}`);
   }
 
-  /** GETs a path and returns the body's text; fails unless the answer is 200. */
-  async read(path: string): Promise<string> {
+  /** GETs a path and returns the body's text with the answer's headers; fails unless the answer is 200. */
+  async answer(path: string): Promise<{ text: string; headers: Headers }> {
     const response = await fetch(`${this.url}${path}`, { headers: this.headers });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return text;
+    return { text, headers: response.headers };
+  }
+
+  /** GETs a path and returns the body's text; fails unless the answer is 200. */
+  async read(path: string): Promise<string> {
+    return (await this.answer(path)).text;
   }
 }

@@ -2,9 +2,10 @@ import type { ExportFigures } from './exports.js';
 import type { StoreKind } from '../src/store/db.js';
 import { BASELINE_TITLES, baselineFor, type BaselineName, type SqlBaseline } from './baselines.js';
 import type { FirstReport } from './first-report.js';
+import { type FreshnessFigures, type FreshnessSettings, WRITE_MRR, WRITES_PER_SECOND } from './freshness.js';
 import type { DataCounts, IngestResult } from './ingest.js';
 import { type ReportFigures, type Reflection, targetUrl } from './reports.js';
-import type { Timing } from './stats.js';
+import { median, type Timing } from './stats.js';
 
 export interface StoreRun {
   kind: StoreKind;
@@ -13,6 +14,7 @@ export interface StoreRun {
   ingest: IngestResult;
   reflection: Reflection;
   reports: ReportFigures[];
+  freshness: FreshnessFigures;
   exports: ExportFigures[];
   /** The first report after an import of the other shape, at two sizes, the second twice the first. */
   firstReports: [FirstReport, FirstReport];
@@ -20,7 +22,14 @@ export interface StoreRun {
    * Peak resident memory (VmHWM) in bytes: of the first server process, which created the
    * store, and of the measured one at the end of each phase.
    */
-  peakRss: { created: number; ingest: number; reflect: number; reports: number; exports: number };
+  peakRss: {
+    created: number;
+    ingest: number;
+    reflect: number;
+    reports: number;
+    freshness: number;
+    exports: number;
+  };
 }
 
 export interface RunSummary {
@@ -40,6 +49,7 @@ export interface RunSummary {
   data: { seed: number; today: string; historyYears: number; counts: DataCounts };
   ingestSettings: { batch: number; concurrency: number };
   reportSettings: { connections: number; seconds: number; requests?: number | undefined; maxSamples: number };
+  freshnessSettings: FreshnessSettings;
   stores: StoreRun[];
   sql: SqlBaseline[] | null;
   floor: { timing: Timing; movements: number } | null;
@@ -197,6 +207,96 @@ function reportsSection(run: RunSummary): string {
   ].join('\n');
 }
 
+/** The same report's figures from the report phase of the run: the baseline without writes. */
+const reportFigures = (store: StoreRun, path: string) =>
+  store.reports.find((figures) => figures.target.path === path);
+
+const medianAndMax = (values: readonly number[]) => `${ms(median(values))} / ${ms(Math.max(...values))}`;
+
+function freshnessSection(run: RunSummary): string {
+  const settings = run.freshnessSettings;
+  const single = run.stores.map((store) => {
+    const writes = store.freshness.single;
+    const fresh = writes.map((write) => write.freshMs);
+    const warm = reportFigures(store, '/reports/summary')?.single.p50 ?? Number.NaN;
+    return [
+      STORE_NAMES[store.kind],
+      medianAndMax(writes.map((write) => write.writeMs)),
+      medianAndMax(fresh),
+      `${Math.max(...writes.map((write) => write.reads))}`,
+      `${writes.filter((write) => write.aged).length} of ${writes.length}`,
+      ms(warm),
+      ratio(median(fresh) / warm),
+    ];
+  });
+  const stream = run.stores.flatMap((store) => {
+    const { writes, seconds, write, reads, marker } = store.freshness.stream;
+    return reads.map((figures) => {
+      const loaded = reportFigures(store, figures.target.path)?.loaded.p99 ?? Number.NaN;
+      return [
+        `\`${targetUrl(figures.target)}\``,
+        STORE_NAMES[store.kind],
+        `${count(writes)} (${count(writes / seconds)}/s)`,
+        `${ms(write.p50)} / ${ms(write.p99)}`,
+        count(figures.answered),
+        ms(figures.p50),
+        ms(figures.p99),
+        ms(loaded),
+        ratio(figures.p99 / loaded),
+        `${count((100 * figures.aged) / figures.answered)} %`,
+        figures.aged > 0 ? figures.maxAgeSeconds.toFixed(1) : '',
+        `${ms(marker.freshMs)}${marker.aged ? ' (aged)' : ''}`,
+      ];
+    });
+  });
+  const memory = run.stores.map(
+    (store) =>
+      `${STORE_NAMES[store.kind]} ${mib(store.freshness.rssBefore)} before, at most ${mib(store.freshness.rssPeak)}`,
+  );
+  return [
+    '## Freshness',
+    '',
+    `After the load tests. Each write is one paid invoice of one month of a USD plan starting today, for a ` +
+      `customer of its own created beforehand, which adds ${count(WRITE_MRR)} cents to today's MRR. ` +
+      `Write to fresh: ${settings.writes} writes one after the other, each followed by \`/reports/summary\` calls until ` +
+      'its MRR shows the write; "write" is the write\'s answer time, "to fresh" the time from that answer to the ' +
+      'answer that showed it, "calls" the most calls one write needed, "aged" the writes for which an answer ' +
+      'carried `Mrrlytics-Data-Age` (answered from the previous snapshot); median / max, in ms, beside the warm ' +
+      'single-client median of `/reports/summary` from the report phase.',
+    '',
+    table(
+      ['store', 'write (ms)', 'to fresh (ms)', 'calls', 'aged', 'warm summary p50', 'to fresh ÷ warm'],
+      single,
+    ),
+    '',
+    `Under a stream of writes: ${WRITES_PER_SECOND} writes a second for ${settings.seconds} s, each sent when its ` +
+      `time comes, while ${settings.clients} clients read the two reports in turn until the last write is answered. ` +
+      `"writes": how many, and their rate from the first sent to the last answered; "write p50 / p99" their ` +
+      'answer times; "loaded p99" is the same report\'s p99 under load without writes from the report phase; "aged" the share ' +
+      'of answers with `Mrrlytics-Data-Age`, "max age" its largest value in seconds; "marker to fresh": one more ' +
+      'write after the stream, from its answer until the summary showed every write. Server memory during the ' +
+      `phase (resident, sampled every 20 ms): ${memory.join('; ')}.`,
+    '',
+    table(
+      [
+        'report',
+        'store',
+        'writes',
+        'write p50 / p99',
+        'reads',
+        'p50',
+        'p99',
+        'loaded p99',
+        'p99 ÷ loaded',
+        'aged',
+        'max age (s)',
+        'marker to fresh (ms)',
+      ],
+      stream,
+    ),
+  ].join('\n');
+}
+
 function memorySection(run: RunSummary): string {
   const rows = run.stores.map((store) => [
     STORE_NAMES[store.kind],
@@ -204,6 +304,7 @@ function memorySection(run: RunSummary): string {
     mib(store.peakRss.ingest),
     mib(store.peakRss.reflect),
     mib(store.peakRss.reports),
+    mib(store.peakRss.freshness),
     mib(store.peakRss.exports),
   ]);
   const growth = run.stores.map((store) => {
@@ -234,6 +335,7 @@ function memorySection(run: RunSummary): string {
         'after ingest',
         'after the first reports',
         'after the load tests',
+        'after the freshness phase',
         'after the exports',
       ],
       rows,
@@ -255,7 +357,7 @@ function exportsSection(run: RunSummary): string {
   return [
     '## Exports',
     '',
-    'Each CSV export downloaded whole after the load tests, default parameters (every customer; the ' +
+    'Each CSV export downloaded whole after the freshness phase, default parameters (every customer; the ' +
       "movements and growth of the last 365 days). Extra memory: the server's resident set sampled every " +
       '20 ms during the download, its peak minus what it held just before (target: under 200 MiB).',
     '',
@@ -359,6 +461,8 @@ export function markdown(run: RunSummary): string {
     firstReportSection(run),
     '',
     reportsSection(run),
+    '',
+    freshnessSection(run),
     '',
     memorySection(run),
     '',

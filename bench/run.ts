@@ -7,6 +7,7 @@ import type { StoreKind } from '../src/store/db.js';
 import { ApiClient } from './api-client.js';
 import { measureFloor, measureSqlBaselines } from './baselines.js';
 import { type FirstReport, measureFirstReport } from './first-report.js';
+import { type FreshnessSettings, measureFreshness, WRITES_PER_SECOND } from './freshness.js';
 import type { GeneratorOptions } from './generate.js';
 import { ingest } from './ingest.js';
 import { markdown, type RunSummary, type StoreRun } from './markdown.js';
@@ -29,8 +30,11 @@ const USAGE = `npm run bench -- [options]
   --connections N      concurrent clients in the load test (default 10)
   --load-seconds N     seconds of load per report (default 5)
   --samples N          most sequential calls per report (default 50)
-  --quick              a smoke run: few samples, 10 requests of load per report; fails when a first
-                       report after an import takes longer than ${FIRST_REPORT_LIMIT_S} s
+  --stream-clients N   clients reading while writes stream in, ${WRITES_PER_SECOND} a second for --load-seconds
+                       (default 16)
+  --quick              a smoke run: few samples, 10 requests of load per report, 2 single writes and
+                       2 s of writes read by 2 clients; fails when a first report after an import
+                       takes longer than ${FIRST_REPORT_LIMIT_S} s
   --shape-customers N  customers of the smaller other-shape import whose first report is timed,
                        the larger has twice as many (default: half of --customers, at most 5000)
   --postgres-url URL   server to create the database on (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
@@ -49,6 +53,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     connections: { type: 'string' },
     'load-seconds': { type: 'string' },
+    'stream-clients': { type: 'string' },
     samples: { type: 'string', default: '50' },
     quick: { type: 'boolean', default: false },
     'postgres-url': {
@@ -98,6 +103,11 @@ const reportSettings = {
     // A smoke run only checks that the load test works: a few requests, not seconds of them.
     requests: quick ? 10 : undefined,
   },
+};
+const freshnessSettings: FreshnessSettings = {
+  writes: quick ? 2 : 5,
+  seconds: quick ? Math.min(2, reportSettings.load.seconds) : reportSettings.load.seconds,
+  clients: positive('stream-clients', values['stream-clients'], quick ? 2 : 16),
 };
 const sqlLimits = quick
   ? { minSamples: 1, maxSamples: 3, budgetMs: 1_000 }
@@ -179,6 +189,14 @@ async function runStore(
         log(`[${kind}] ${target.path}: p50 ${reports.at(-1)?.single.p50.toFixed(2)} ms`);
       }
       const afterReports = server.peakRss();
+      // The server's day, not the generator's: the write must change the MRR the summary shows.
+      const serverToday = new Date().toISOString().slice(0, 10);
+      const freshness = await measureFreshness(api, freshnessSettings, serverToday, targets, server);
+      const afterFreshness = server.peakRss();
+      log(
+        `[${kind}] write to fresh summary: ${freshness.single.map((write) => write.freshMs.toFixed(0)).join(', ')} ms; ` +
+          `${freshness.stream.writes} writes in ${freshness.stream.seconds.toFixed(1)} s`,
+      );
       const exports = await measureExports(api, () => server.rss());
       for (const figures of exports)
         log(
@@ -193,6 +211,7 @@ async function runStore(
         ingest: loaded,
         reflection,
         reports,
+        freshness,
         exports,
         firstReports: shaped,
         peakRss: {
@@ -200,6 +219,7 @@ async function runStore(
           ingest: afterIngest,
           reflect: afterReflect,
           reports: afterReports,
+          freshness: afterFreshness,
           exports: server.peakRss(),
         },
       };
@@ -256,6 +276,7 @@ async function main(): Promise<void> {
     },
     ingestSettings,
     reportSettings: { ...reportSettings.load, maxSamples: reportSettings.single.maxSamples },
+    freshnessSettings,
     stores: runs,
     sql,
     floor,
