@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobPayload, JobSender } from '../../src/jobs/job-queue.js';
 import type { ChatJob } from '../../src/services/notifications-service.js';
-import { createTestApp, reportFixtureAccount, type TestApp } from '../helpers/app.js';
+import { createTestApp, LOCAL_RECEIVERS, reportFixtureAccount, type TestApp } from '../helpers/app.js';
 import { httpReceiver, smtpInbox } from '../helpers/receivers.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { setUpOwner } from '../helpers/web-session.js';
@@ -35,7 +35,7 @@ describe.each(STORE_KINDS)('notifications through a stand-in job queue on %s', (
   beforeAll(async () => {
     inbox = await smtpInbox();
     chat = await httpReceiver();
-    t = await createTestApp(kind, {}, { smtp: inbox.smtp, jobs: queue.sender });
+    t = await createTestApp(kind, {}, { ...LOCAL_RECEIVERS, smtp: inbox.smtp, jobs: queue.sender });
   });
   afterAll(async () => {
     await t.close();
