@@ -179,7 +179,9 @@ export function createMetricsService(
   const graceDays = options.graceDays ?? DEFAULT_GRACE_DAYS;
   /** Each account's latest snapshot, and when the data version it holds was read. */
   const snapshots = new Map<string, { snapshot: AccountSnapshot; versionReadAt: number }>();
+  /** The build running for each account, and the one queued to start after it. */
   const building = new Map<string, { version: number; done: Promise<AccountSnapshot> }>();
+  const queued = new Map<string, Promise<AccountSnapshot>>();
   const prunedAt = new Map<string, number>();
 
   async function recompute(
@@ -294,21 +296,14 @@ export function createMetricsService(
     await refresh(accountId);
     const { customers, patch } = await customersOf(accountId, versionReadAt);
     const snapshot = buildAccountSnapshot(version, customers, patch);
+    // Builds of one account run one after another, so none replaces a newer one.
     snapshots.set(accountId, { snapshot, versionReadAt });
     return snapshot;
   }
 
   /** The account's snapshot, reflecting every write committed before the call. */
-  async function current(accountId: string): Promise<AccountSnapshot> {
-    const version = await store.changes.dataVersion(accountId);
-    const cached = snapshots.get(accountId)?.snapshot;
-    if (cached && cached.version === version) return cached;
-    const pending = building.get(accountId);
-    if (pending && pending.version >= version) return pending.done;
-    // A build of an older version may lack this caller's writes: the next one starts after it.
-    const done = (pending?.done.catch(() => undefined) ?? Promise.resolve()).then(() =>
-      build(accountId, version),
-    );
+  function startBuild(accountId: string, version: number): Promise<AccountSnapshot> {
+    const done = build(accountId, version);
     const entry = { version, done };
     building.set(accountId, entry);
     const forget = () => {
@@ -316,6 +311,34 @@ export function createMetricsService(
     };
     done.then(forget, forget);
     return done;
+  }
+
+  async function current(accountId: string): Promise<AccountSnapshot> {
+    const version = await store.changes.dataVersion(accountId);
+    const cached = snapshots.get(accountId)?.snapshot;
+    if (cached && cached.version === version) return cached;
+    // A queued build reads the version when it starts, after this caller read its own.
+    const next = queued.get(accountId);
+    if (next) return next;
+    const running = building.get(accountId);
+    if (!running) return startBuild(accountId, version);
+    if (running.version >= version) return running.done;
+    // The running build may lack this caller's writes. The next one starts after it and takes
+    // the version of that moment, so every caller meanwhile, whatever version it saw, shares
+    // it: under a stream of writes, one build per burst rather than one per write.
+    const queuedBuild = running.done
+      .catch(() => undefined)
+      .then(() => store.changes.dataVersion(accountId))
+      .then((latest) => {
+        queued.delete(accountId);
+        return startBuild(accountId, latest);
+      });
+    queued.set(accountId, queuedBuild);
+    // A failed version read must not leave the queue blocked.
+    queuedBuild.catch(() => {
+      if (queued.get(accountId) === queuedBuild) queued.delete(accountId);
+    });
+    return queuedBuild;
   }
 
   const refreshing = new Map<string, Promise<void>>();

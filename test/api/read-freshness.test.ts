@@ -15,6 +15,30 @@ function invoice(id: string, customer: string, amount: number) {
   };
 }
 
+/** Holds the account's derivation lock, as another process refreshing it would, until released. */
+async function holdAccountLock(t: TestApp, accountId: string): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const other = t.store.transaction(async (tx) => {
+    await tx.metrics.lockAccount(accountId);
+    locked();
+    await released;
+  });
+  await holding;
+  return {
+    release: async () => {
+      release();
+      await other;
+    },
+  };
+}
+
 describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
   let t: TestApp;
   afterEach(() => t.close());
@@ -54,20 +78,7 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
       await t.services.metrics.settled();
 
       // Another process refreshing the account holds its lock: the next snapshot waits for it.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked!: () => void;
-      const holding = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const other = t.store.transaction(async (tx) => {
-        await tx.metrics.lockAccount(account.id);
-        locked();
-        await released;
-      });
-      await holding;
+      const other = await holdAccountLock(t, account.id);
       await post('/data/invoices', [invoice('i2', 'c1', 1000)]);
 
       const stale = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
@@ -78,12 +89,39 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
       const raw = await t.call(account.adminKey, { method: 'GET', url: '/data/invoices/i2' });
       expect(raw.headers['mrrlytics-data-age']).toBeUndefined();
 
-      release();
-      await other;
+      await other.release();
       await t.services.metrics.snapshot(account.id);
       const fresh = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
       expect(fresh.json().summary.mrr_current).toBe(5900);
       expect(fresh.headers['mrrlytics-data-age']).toBeUndefined();
+    },
+  );
+
+  it.runIf(kind === 'postgres')(
+    'builds once for the writes made while a build waits: every reader gets that one snapshot',
+    async () => {
+      t = await createTestApp(kind);
+      const { account, post } = await reportFixtureAccount(t, RATES);
+      await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+      await t.services.metrics.snapshot(account.id);
+      await t.services.metrics.settled();
+
+      const other = await holdAccountLock(t, account.id);
+      const readers = [];
+      for (const [n, amount] of [1000, 2000, 3000].entries()) {
+        await post('/data/invoices', [invoice(`i${n}`, 'c1', amount)]);
+        readers.push(t.services.metrics.snapshot(account.id));
+      }
+      await other.release();
+      const [first, second, third] = await Promise.all(readers);
+      // The first waits for the build that started before the lock was released; the two
+      // after it share the next, which holds all three invoices.
+      expect(second).toBe(third);
+      expect(third!.version).toBe(await t.store.changes.dataVersion(account.id));
+      expect(first!.version).toBeLessThanOrEqual(third!.version);
+      const { summary } = await t.read(account.adminKey, '/reports/summary');
+      // 1000 + 2000 + 3000 on the same customer from the same day.
+      expect(summary.mrr_current).toBe(6000);
     },
   );
 });
