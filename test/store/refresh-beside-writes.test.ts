@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/services/clock.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import type { DerivedCustomer } from '../../src/store/metrics-repo.js';
+import { deferred } from '../helpers/deferred.js';
 import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 /** What a refresh would save for a customer without invoices: nothing but its currency. */
@@ -40,20 +41,14 @@ describe.runIf(STORE_KINDS.includes('postgres'))('a refresh beside a write of th
     const accountId = (await services.accounts.create({ name: 'Busy' })).account.id;
     await services.customers.upsert(accountId, [{ id: 'c1', name: 'One', created_date: '2026-01-01' }]);
 
-    let claimed!: () => void;
-    const hasClaimed = new Promise<void>((resolve) => {
-      claimed = resolve;
-    });
-    let carryOn!: () => void;
-    const mayCarryOn = new Promise<void>((resolve) => {
-      carryOn = resolve;
-    });
+    const claimed = deferred();
+    const mayCarryOn = deferred();
     // The refresh claims the customer's mark, then saves what it derived once the write waits.
     const refresh = test.store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
       const keys = await tx.changes.claimDirtyCustomers(accountId, 500);
-      claimed();
-      await mayCarryOn;
+      claimed.resolve();
+      await mayCarryOn.promise;
       await tx.metrics.replace(
         accountId,
         keys,
@@ -61,13 +56,13 @@ describe.runIf(STORE_KINDS.includes('postgres'))('a refresh beside a write of th
       );
       return keys.length;
     });
-    await hasClaimed;
+    await claimed.promise;
     // The write updates the customer's row, then waits to mark it while the refresh holds the mark.
     const write = services.customers.upsert(accountId, [
       { id: 'c1', name: 'One again', created_date: '2026-01-01' },
     ]);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    carryOn();
+    mayCarryOn.resolve();
 
     expect(await refresh).toBe(1);
     await write;
