@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import type { FileRow, UploadFormat } from '../store/uploads-repo.js';
@@ -53,42 +52,23 @@ function cellText(value: ExcelJS.CellValue): string {
   return '';
 }
 
-const tooManyRows = (count: number | 'more') =>
-  new TooLargeError(`A file may hold at most ${MAX_UPLOAD_ROWS} rows; this one has ${count}`);
-
-/**
- * The first worksheet's rows, numbered as the sheet numbers them. The sheet is read as a
- * stream and reading stops one row past the limit: a small file can unpack to far more rows
- * than memory holds. Styles are read, as they tell a date from a number.
- */
+/** The first worksheet's rows, numbered as the sheet numbers them. */
 async function readXlsx(bytes: Buffer): Promise<RawRow[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
-  const rows: RawRow[] = [];
+  const workbook = new ExcelJS.Workbook();
   try {
-    for await (const sheet of reader) {
-      for await (const row of sheet) {
-        // `values` starts at index 1, for column A.
-        const cells = Array.from((row.values as ExcelJS.CellValue[]).slice(1), (value) =>
-          cellText(value).trim(),
-        );
-        if (!cells.some((cell) => cell !== '')) continue;
-        // The header and the limit's rows, then one more is too many.
-        if (rows.length > MAX_UPLOAD_ROWS) throw tooManyRows('more');
-        rows.push({ line: row.number, cells });
-      }
-      return rows;
-    }
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch (error) {
-    if (error instanceof TooLargeError) throw error;
     throw new InvalidInputError(`Unreadable XLSX file: ${(error as Error).message}`);
   }
-  throw new InvalidInputError('The XLSX file has no worksheet');
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw new InvalidInputError('The XLSX file has no worksheet');
+  const rows: RawRow[] = [];
+  sheet.eachRow((row, line) => {
+    // `values` starts at index 1, for column A.
+    const values = (row.values as ExcelJS.CellValue[]).slice(1);
+    rows.push({ line, cells: Array.from(values, (value) => cellText(value).trim()) });
+  });
+  return rows;
 }
 
 /** Refuses a file with a cell no store can keep, naming its row and column. */
@@ -112,7 +92,9 @@ export async function readUploadedFile(bytes: Buffer, format: UploadFormat): Pro
   // A row of empty cells (a CSV line of commas, a formatted but empty sheet row) holds nothing.
   const [header, ...rows] = read.filter((row) => row.cells.some((cell) => cell !== ''));
   if (!header) throw new InvalidInputError('The file is empty: it needs a header row');
-  if (rows.length > MAX_UPLOAD_ROWS) throw tooManyRows(rows.length);
+  if (rows.length > MAX_UPLOAD_ROWS) {
+    throw new TooLargeError(`A file may hold at most ${MAX_UPLOAD_ROWS} rows; this one has ${rows.length}`);
+  }
   checkStorable(header, rows);
   const columns = header.cells;
   if (columns.length > MAX_UPLOAD_COLUMNS) {
