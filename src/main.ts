@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       .then(() => app.close())
       // Detections started by the last writes, before the store they write to closes.
       .then(() => services.notifications.settled())
-      .then(() => services.metrics.settled())
+      .then(() => services.metrics.stop())
       .then(() => jobs.stop())
       .then(() => store.close())
       .then(

@@ -37,16 +37,15 @@ function toCashflowInvoice(row: CashflowInvoiceRow, customer: number): CashflowI
 /** Invoices read per page while a table is built: bounds the rows held at once. */
 const PAGE = 20_000;
 
-/** Each customer's index in the snapshot, by `customerKey`. */
-function customerIndexes(snapshot: AccountSnapshot): Map<string, number> {
-  return new Map(
-    snapshot.customers.map((customer, index) => [customerKey(customer.dataSourceId, customer.id), index]),
-  );
+/** Each customer's `customerKey`, by snapshot index. */
+function customerKeys(snapshot: AccountSnapshot): string[] {
+  return snapshot.customers.map((customer) => customerKey(customer.dataSourceId, customer.id));
 }
 
 interface Built {
   version: number;
-  snapshot: AccountSnapshot;
+  /** The customers the table's indexes name (not the snapshot: it would outlive its version). */
+  keys: readonly string[];
   table: Promise<CashflowTable>;
 }
 
@@ -63,54 +62,66 @@ interface Built {
 export function createCashflowTables(store: Store) {
   const cache = new Map<string, Built>();
 
-  async function build(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
-    const indexes = customerIndexes(snapshot);
-    const builder = new CashflowTableBuilder();
-    for await (const rows of store.cashflow.invoicePages(accountId, PAGE)) {
-      for (const row of rows) {
-        const index = indexes.get(customerKey(row.data_source, row.customer_id));
-        if (index !== undefined) builder.add(toCashflowInvoice(row, index));
-      }
-    }
-    return builder.finish();
-  }
-
-  async function patched(
-    accountId: string,
-    previous: { snapshot: AccountSnapshot; table: CashflowTable },
-    snapshot: AccountSnapshot,
-    patch: SnapshotPatch,
-  ): Promise<CashflowTable> {
-    const fresh = await store.cashflow.invoicesOfCustomers(accountId, patch.customers);
-    const indexes = customerIndexes(snapshot);
-    const builder = new CashflowTableBuilder();
-    const { table } = previous;
-    const before = previous.snapshot.customers;
-    for (let invoice = 0; invoice < table.invoiceCount; invoice++) {
-      const customer = before[table.invoiceCustomer[invoice]!]!;
-      const key = customerKey(customer.dataSourceId, customer.id);
-      if (!patch.changed.has(key)) builder.copy(table, invoice, indexes.get(key)!);
-    }
-    for (const row of fresh) {
+  /** Adds the rows whose customer the snapshot holds, as that customer's invoices. */
+  function addRows(
+    builder: CashflowTableBuilder,
+    rows: readonly CashflowInvoiceRow[],
+    indexes: Map<string, number>,
+  ) {
+    for (const row of rows) {
       const index = indexes.get(customerKey(row.data_source, row.customer_id));
       if (index !== undefined) builder.add(toCashflowInvoice(row, index));
     }
+  }
+
+  async function build(accountId: string, keys: readonly string[]): Promise<CashflowTable> {
+    const indexes = new Map(keys.map((key, index) => [key, index]));
+    const builder = new CashflowTableBuilder();
+    for await (const rows of store.cashflow.invoicePages(accountId, PAGE)) addRows(builder, rows, indexes);
+    return builder.finish();
+  }
+
+  /** The previous table patched, or undefined when a customer it kept is not in the snapshot. */
+  async function patched(
+    accountId: string,
+    previous: { keys: readonly string[]; table: CashflowTable },
+    keys: readonly string[],
+    patch: SnapshotPatch,
+  ): Promise<CashflowTable | undefined> {
+    const fresh = await store.cashflow.invoicesOfCustomers(accountId, patch.customers);
+    const indexes = new Map(keys.map((key, index) => [key, index]));
+    const builder = new CashflowTableBuilder();
+    const { table } = previous;
+    for (let invoice = 0; invoice < table.invoiceCount; invoice++) {
+      const key = previous.keys[table.invoiceCustomer[invoice]!]!;
+      if (patch.changed.has(key)) continue;
+      const index = indexes.get(key);
+      if (index === undefined) return undefined;
+      builder.copy(table, invoice, index);
+    }
+    addRows(builder, fresh, indexes);
     return builder.finish();
   }
 
   /** The table of the snapshot: patched from the cached one when the snapshot was, else read whole. */
-  async function tableFor(accountId: string, snapshot: AccountSnapshot, cached: Built | undefined) {
+  async function tableFor(
+    accountId: string,
+    snapshot: AccountSnapshot,
+    keys: readonly string[],
+    cached?: Built,
+  ) {
     const { patch } = snapshot;
-    if (!cached || !patch || cached.version !== patch.fromVersion) return build(accountId, snapshot);
+    if (!cached || !patch || cached.version !== patch.fromVersion) return build(accountId, keys);
     const table = await cached.table.catch(() => undefined);
-    if (!table) return build(accountId, snapshot);
-    return patched(accountId, { snapshot: cached.snapshot, table }, snapshot, patch);
+    const patchedTable = table && (await patched(accountId, { keys: cached.keys, table }, keys, patch));
+    return patchedTable ?? build(accountId, keys);
   }
 
   return function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const cached = cache.get(accountId);
     if (cached && cached.version === snapshot.version) return cached.table;
-    const entry = { version: snapshot.version, snapshot, table: tableFor(accountId, snapshot, cached) };
+    const keys = customerKeys(snapshot);
+    const entry = { version: snapshot.version, keys, table: tableFor(accountId, snapshot, keys, cached) };
     cache.set(accountId, entry);
     // A failed read is not kept: the next call tries again.
     entry.table.catch(() => {

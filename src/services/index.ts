@@ -129,7 +129,13 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     pages,
     onImportCompleted: (accountId, source) => webhooks.importCompleted(accountId, source),
   });
-  const uploads = createUploadsService(store, clock, fx, { customers, plans, subscriptions, invoices });
+  const uploads = createUploadsService(
+    store,
+    clock,
+    fx,
+    { customers, plans, subscriptions, invoices },
+    (accountId) => metrics.refreshSoon(accountId),
+  );
   const spreadsheets = createSpreadsheetSync(store, clock, uploads, {
     baseUrl: options.spreadsheets?.baseUrl ?? DEFAULT_SPREADSHEET_BASE_URL,
     maxBytes: options.spreadsheets?.maxBytes ?? DEFAULT_SHEET_BYTES,

@@ -36,7 +36,10 @@ const SNAPSHOT_PAGE = 10_000;
 
 /** How long the store remembers which customers each refresh re-derived. */
 const DERIVED_CHANGES_KEPT_S = 3600;
-/** A snapshot is patched only while that memory surely reaches back to it (clocks may differ). */
+/**
+ * A snapshot is patched only while that memory surely reaches back to it: a record's time is
+ * its transaction's start, before the wait for the account's lock, and the database's clock.
+ */
 const PATCH_HORIZON_MS = 50 * 60_000;
 /** How often one process prunes that memory of an account. */
 const PRUNE_EVERY_MS = 60_000;
@@ -154,11 +157,6 @@ function billedPlans(segments: readonly Segment[], plans: ReadonlyMap<string, Pl
   };
 }
 
-/**
- * Keeps each account's derived metrics in step with its raw records (DESIGN 2): customers
- * marked dirty by a write are recomputed by the engine and saved in the same transaction that
- * claims them, and reports read a snapshot rebuilt whenever the data version moves.
- */
 export interface MetricsOptions {
   graceDays?: number;
   /**
@@ -170,6 +168,11 @@ export interface MetricsOptions {
   onRefreshError?: (error: unknown, accountId: string) => void;
 }
 
+/**
+ * Keeps each account's derived metrics in step with its raw records (DESIGN 2): customers
+ * marked dirty by a write are recomputed by the engine and saved in the same transaction that
+ * claims them, and reports read a snapshot patched or rebuilt whenever the data version moves.
+ */
 export function createMetricsService(
   store: Store,
   fx: FxService,
@@ -183,6 +186,15 @@ export function createMetricsService(
   const building = new Map<string, { version: number; done: Promise<AccountSnapshot> }>();
   const queued = new Map<string, Promise<AccountSnapshot>>();
   const prunedAt = new Map<string, number>();
+  /** Set at shutdown: refreshes end after their current batch. */
+  let stopping = false;
+
+  /** Forgets old records of re-derived customers, at most once a minute per account. */
+  async function pruneWhenDue(tx: Repos, accountId: string, now: number): Promise<void> {
+    if ((prunedAt.get(accountId) ?? 0) >= now - PRUNE_EVERY_MS) return;
+    prunedAt.set(accountId, now);
+    await tx.metrics.pruneDerivedChanges(accountId, DERIVED_CHANGES_KEPT_S);
+  }
 
   async function recompute(
     tx: Repos,
@@ -244,12 +256,14 @@ export function createMetricsService(
     for (;;) {
       const claimed = await store.transaction(async (tx) => {
         await tx.metrics.lockAccount(accountId);
+        // Here too, not only when a snapshot is built: an account no one reads is refreshed.
+        await pruneWhenDue(tx, accountId, Date.now());
         const keys = await tx.changes.claimDirtyCustomers(accountId, BATCH);
         if (keys.length > 0) await recompute(tx, accountId, keys, table);
         return keys.length;
       });
       total += claimed;
-      if (claimed < BATCH) return total;
+      if (claimed < BATCH || stopping) return total;
     }
   }
 
@@ -266,14 +280,13 @@ export function createMetricsService(
     const held = snapshots.get(accountId);
     return store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
-      if ((prunedAt.get(accountId) ?? 0) < versionReadAt - PRUNE_EVERY_MS) {
-        prunedAt.set(accountId, versionReadAt);
-        await tx.metrics.pruneDerivedChanges(accountId, DERIVED_CHANGES_KEPT_S);
-      }
+      await pruneWhenDue(tx, accountId, versionReadAt);
       if (held && versionReadAt - held.versionReadAt < PATCH_HORIZON_MS) {
         const previous = held.snapshot.customers;
-        const changed = await tx.metrics.derivedSince(accountId, held.snapshot.version);
-        if (changed.length <= Math.max(PATCH_MAX_KEYS, previous.length * PATCH_MAX_SHARE)) {
+        const most = Math.max(PATCH_MAX_KEYS, Math.floor(previous.length * PATCH_MAX_SHARE));
+        // One more than a patch takes is enough to know the whole account is to be read.
+        const changed = await tx.metrics.derivedSince(accountId, held.snapshot.version, most + 1);
+        if (changed.length <= most) {
           const fresh =
             changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
           const patch = {
@@ -296,12 +309,13 @@ export function createMetricsService(
     await refresh(accountId);
     const { customers, patch } = await customersOf(accountId, versionReadAt);
     const snapshot = buildAccountSnapshot(version, customers, patch);
-    // Builds of one account run one after another, so none replaces a newer one.
+    // Builds of one account run one after another and `current` starts none of an older
+    // version than it holds, so this is the newest.
     snapshots.set(accountId, { snapshot, versionReadAt });
     return snapshot;
   }
 
-  /** The account's snapshot, reflecting every write committed before the call. */
+  /** Builds the snapshot of `version`, as the account's one running build. */
   function startBuild(accountId: string, version: number): Promise<AccountSnapshot> {
     const done = build(accountId, version);
     const entry = { version, done };
@@ -313,10 +327,15 @@ export function createMetricsService(
     return done;
   }
 
-  async function current(accountId: string): Promise<AccountSnapshot> {
-    const version = await store.changes.dataVersion(accountId);
+  /**
+   * The account's snapshot, reflecting every write committed before `version` was read (by
+   * the caller, or here). A held snapshot of that version or newer will do: one is never
+   * replaced by an older one.
+   */
+  async function current(accountId: string, known?: number): Promise<AccountSnapshot> {
+    const version = known ?? (await store.changes.dataVersion(accountId));
     const cached = snapshots.get(accountId)?.snapshot;
-    if (cached && cached.version === version) return cached;
+    if (cached && cached.version >= version) return cached;
     // A queued build reads the version when it starts, after this caller read its own.
     const next = queued.get(accountId);
     if (next) return next;
@@ -355,9 +374,9 @@ export function createMetricsService(
      * else the previous one, and the request learns how old its data is.
      */
     async snapshotToRead(accountId: string): Promise<AccountSnapshot> {
-      const next = current(accountId);
-      const held = snapshots.get(accountId);
-      if (options.readWaitMs === undefined || !held) return next;
+      const version = await store.changes.dataVersion(accountId);
+      const next = current(accountId, version);
+      if (options.readWaitMs === undefined || !snapshots.has(accountId)) return next;
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<null>((resolve) => {
         timer = setTimeout(() => resolve(null), options.readWaitMs);
@@ -366,8 +385,9 @@ export function createMetricsService(
       if (ready) return ready;
       // The newer snapshot goes on being built; its failure is the next reader's.
       next.catch(() => undefined);
-      servedStale(held.versionReadAt);
-      return held.snapshot;
+      const latest = snapshots.get(accountId)!;
+      if (latest.snapshot.version < version) servedStale(latest.versionReadAt);
+      return latest.snapshot;
     },
 
     /**
@@ -381,19 +401,38 @@ export function createMetricsService(
         return;
       }
       const run = (async () => {
-        do {
+        try {
+          do {
+            refreshAgain.delete(accountId);
+            await refresh(accountId);
+          } while (refreshAgain.has(accountId) && !stopping);
+        } catch (error) {
+          try {
+            options.onRefreshError?.(error, accountId);
+          } catch {
+            // A failing report of a failure must not end the process; the next reader refreshes.
+          }
+        } finally {
+          // In the step that checked for more: a write asking from now on starts a new run.
+          refreshing.delete(accountId);
           refreshAgain.delete(accountId);
-          await refresh(accountId);
-        } while (refreshAgain.has(accountId));
-      })()
-        .catch((error: unknown) => options.onRefreshError?.(error, accountId))
-        .finally(() => refreshing.delete(accountId));
+        }
+      })();
       refreshing.set(accountId, run);
     },
 
-    /** Waits for the background refreshes started so far (shutdown, tests). */
+    /** Waits for the background refreshes started so far (tests). */
     async settled(): Promise<void> {
       while (refreshing.size > 0) await Promise.all([...refreshing.values()]);
+    },
+
+    /**
+     * Stops the background refreshes after their current batch and waits for them (shutdown):
+     * the customers left stay marked, for the next start.
+     */
+    async stop(): Promise<void> {
+      stopping = true;
+      await Promise.all([...refreshing.values()]);
     },
 
     /** One customer's revenue segments as last derived. */

@@ -88,6 +88,8 @@ export function createUploadsService(
     subscriptions: SubscriptionsService;
     invoices: InvoicesService;
   },
+  /** Told after a batch was stored, once its transaction committed (a refresh starts). */
+  afterWrite: (accountId: string) => void = () => {},
 ) {
   const writers: Record<UploadKind, ImportIn> = {
     customers: services.customers.importIn,
@@ -134,7 +136,7 @@ export function createUploadsService(
     progress: { itemsDone: number; keptSoFar: number; extra: RowError[] },
     check: CurrencyCheck,
   ): Promise<RowError[] | false> {
-    return store.transaction(async (tx) => {
+    const stored = await store.transaction(async (tx) => {
       const current = await tx.uploads.get(upload.account_id, upload.upload_id, { forUpdate: true });
       if (current?.state !== 'running' || current.items_done !== progress.itemsDone - batch.length)
         return false;
@@ -155,6 +157,8 @@ export function createUploadsService(
       });
       return errors;
     });
+    if (stored) afterWrite(upload.account_id);
+    return stored;
   }
 
   /**

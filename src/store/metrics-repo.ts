@@ -288,12 +288,12 @@ export function metricsRepo(db: Queryable) {
       };
     },
 
-    /** The customers re-derived at a data version above `version`, each once. */
-    async derivedSince(accountId: string, version: number): Promise<RecordKey[]> {
+    /** The customers re-derived at a data version above `version`, each once, at most `limit`. */
+    async derivedSince(accountId: string, version: number, limit: number): Promise<RecordKey[]> {
       const rows = await db.query<{ data_source_id: string; customer_id: string }>(
         `select distinct data_source_id, customer_id from derived_changes
-         where account_id = $1 and data_version > $2`,
-        [accountId, version],
+         where account_id = $1 and data_version > $2 limit $3`,
+        [accountId, version, limit],
       );
       return rows.map((row) => ({ dataSourceId: row.data_source_id, id: row.customer_id }));
     },

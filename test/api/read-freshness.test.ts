@@ -49,6 +49,17 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
     expect(summary.mrr_current).toBe(4900);
   });
 
+  it('answers a current snapshot without the age header, even when it does not wait at all', async () => {
+    t = await createTestApp(kind, {}, { metrics: { readWaitMs: 0 } });
+    const { account, post } = await reportFixtureAccount(t, RATES);
+    await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+    await t.services.metrics.snapshot(account.id);
+    for (let call = 0; call < 3; call++) {
+      const response = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+      expect(response.headers['mrrlytics-data-age']).toBeUndefined();
+    }
+  });
+
   it('waits for a write that is quick to patch: no age header', async () => {
     t = await createTestApp(kind, {}, { metrics: { readWaitMs: 10_000 } });
     const { account, post } = await reportFixtureAccount(t, RATES);
