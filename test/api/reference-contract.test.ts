@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { documentedRoutes } from '../helpers/openapi-routes.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 import { ALPHA, seedTwin, type TwinAccount } from '../helpers/twin-accounts.js';
 
 /**
@@ -45,13 +46,13 @@ function urlOf(path: string, account: TwinAccount): string {
   );
 }
 
-describe('read answers in the shapes of the hosted service', () => {
+describe.each(STORE_KINDS)('read answers in the shapes of the hosted service on %s', (kind) => {
   let t: TestApp;
   let account: TwinAccount;
   let shared: string[];
 
   beforeAll(async () => {
-    t = await createTestApp('pglite');
+    t = await createTestApp(kind);
     account = await seedTwin(t, ALPHA);
     const ours = new Set(
       (await documentedRoutes(t.app)).filter((route) => route.method === 'GET').map((route) => route.path),
