@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorText, Field, PasswordField, useSubmit } from '../components/form.js';
+import { ProfileForm } from '../components/profile-form.js';
 import { canChange } from '../components/settings.js';
 import { CURRENCIES } from '../dashboard-query.js';
 import type { Session } from '../session.js';
@@ -75,6 +76,7 @@ export function Account({ session, onChanged }: { session: Session; onChanged: (
       <p>
         Signed in as <strong>{session.member.email}</strong> ({session.member.role}).
       </p>
+      <ProfileForm isOwner={session.member.role === 'owner'} />
       <BaseCurrency session={session} onChanged={onChanged} />
       <h2>Change password</h2>
       <form onSubmit={onSubmit}>
