@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { DEFAULT_WEB_ROOT } from '../../src/api/web-app-routes.js';
+import type { WebSession } from './web-session.js';
 
 /** Debian's chromium package; CHROMIUM_PATH points elsewhere. No browser is ever downloaded. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -62,4 +63,16 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
+}
+
+/** A desktop browser context signed in as the session's member on the server at `base`. */
+export async function signedInContext(
+  browser: Browser,
+  base: string,
+  session: WebSession,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: base }]);
+  return context;
 }

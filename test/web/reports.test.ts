@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
-import { browserAvailable, DESKTOP, ensureWebBuilt, launchBrowser, screenshots } from '../helpers/browser.js';
+import {
+  browserAvailable,
+  ensureWebBuilt,
+  launchBrowser,
+  screenshots,
+  signedInContext,
+} from '../helpers/browser.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { seedWebFixture } from '../helpers/web-fixture.js';
 import { setUpOwner } from '../helpers/web-session.js';
@@ -33,9 +39,7 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the report pages in chromi
     const owner = await setUpOwner(t, account.id);
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const [name, value] = owner.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: base }]);
+    const context = await signedInContext(browser, base, owner);
     page = await context.newPage();
   });
   afterAll(async () => {

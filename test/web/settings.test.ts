@@ -8,6 +8,7 @@ import {
   DESKTOP,
   ensureWebBuilt,
   launchBrowser,
+  signedInContext,
   PHONE,
   screenshots,
   SCREENSHOTS_DIR,
@@ -47,10 +48,7 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('the settings pages in chro
   const shot = (name: string, on?: Page) => screenshots(on ?? page, `${kind}-${name}`);
 
   async function contextOf(session: WebSession): Promise<BrowserContext> {
-    const created = await browser.newContext({ viewport: DESKTOP });
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await created.addCookies([{ name, value, url: base }]);
-    return created;
+    return signedInContext(browser, base, session);
   }
 
   const progress = () => t.read(account.adminKey, `/data/data-sources/${sourceId}/progress`);

@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
-import { browserAvailable, DESKTOP, ensureWebBuilt, launchBrowser, screenshots } from '../helpers/browser.js';
+import {
+  browserAvailable,
+  ensureWebBuilt,
+  launchBrowser,
+  screenshots,
+  signedInContext,
+} from '../helpers/browser.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { inviteMember, setUpOwner, type WebSession } from '../helpers/web-session.js';
 
@@ -16,10 +22,7 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)(
     let page: Page;
 
     async function contextOf(session: WebSession): Promise<BrowserContext> {
-      const created = await browser.newContext({ viewport: DESKTOP });
-      const [name, value] = session.cookie.split('=') as [string, string];
-      await created.addCookies([{ name, value, url: base }]);
-      return created;
+      return signedInContext(browser, base, session);
     }
 
     beforeAll(async () => {
