@@ -50,6 +50,15 @@ const PRUNE_EVERY_MS = 60_000;
 const PATCH_MAX_KEYS = 2000;
 const PATCH_MAX_SHARE = 0.2;
 
+/** `promise`'s value when it settles within `ms`, else null. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  return Promise.race([promise, waited]).finally(() => clearTimeout(timer));
+}
+
 function groupByCustomer<T extends { data_source_id: string; customer_id: string }>(rows: readonly T[]) {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
@@ -360,6 +369,12 @@ export function createMetricsService(
     return queuedBuild;
   }
 
+  /** Whether a build that lacks `version` is running or queued: a reader of it waits for two. */
+  function behindBuild(accountId: string, version: number): boolean {
+    const running = building.get(accountId);
+    return queued.has(accountId) || (running !== undefined && running.version < version);
+  }
+
   const refreshing = new Map<string, Promise<void>>();
   const refreshAgain = new Set<string>();
 
@@ -375,13 +390,18 @@ export function createMetricsService(
      */
     async snapshotToRead(accountId: string): Promise<AccountSnapshot> {
       const version = await store.changes.dataVersion(accountId);
+      const held = snapshots.get(accountId);
+      const readWaitMs = options.readWaitMs;
+      // Read before `current` queues a build: whether this reader would wait for two builds.
+      const behind = held !== undefined && held.snapshot.version < version && behindBuild(accountId, version);
       const next = current(accountId, version);
-      if (options.readWaitMs === undefined || !snapshots.has(accountId)) return next;
-      let timer: NodeJS.Timeout | undefined;
-      const waited = new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), options.readWaitMs);
-      });
-      const ready = await Promise.race([next, waited]).finally(() => clearTimeout(timer));
+      if (readWaitMs === undefined || !held) return next;
+      // Under a stream of writes every reader is behind the running build. While the held
+      // snapshot is younger than the wait, answering from it at once keeps reads as fast as
+      // without writes and no staler than the wait would (docs/decisions.md, "Refresh after
+      // writes; a bounded wait for readers").
+      const ready =
+        behind && Date.now() - held.versionReadAt < readWaitMs ? null : await within(next, readWaitMs);
       if (ready) return ready;
       // The newer snapshot goes on being built; its failure is the next reader's.
       next.catch(() => undefined);

@@ -104,6 +104,37 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
   );
 
   it.runIf(kind === 'postgres')(
+    'answers at once from a recent snapshot when a build that lacks the write is already running',
+    async () => {
+      t = await createTestApp(kind, {}, { metrics: { readWaitMs: 10_000 } });
+      const { account, post } = await reportFixtureAccount(t, RATES);
+      await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+      await post('/data/invoices', [invoice('i1', 'c1', 4900)]);
+      await t.read(account.adminKey, '/reports/summary');
+      await t.services.metrics.settled();
+
+      const other = await holdAccountLock(t, account.id);
+      await post('/data/invoices', [invoice('i2', 'c1', 1000)]);
+      // The first reader after a write starts the build of its version and waits for it.
+      const first = t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await post('/data/invoices', [invoice('i3', 'c1', 2000)]);
+      // The next one would wait for that build and one more: it gets the held snapshot now,
+      // although the wait allows 10 s.
+      const stale = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+      expect(stale.json().summary.mrr_current).toBe(4900);
+      expect(Number(stale.headers['mrrlytics-data-age'])).toBeGreaterThanOrEqual(0);
+
+      await other.release();
+      // The first reader's build derives what is committed when it gets the lock, both
+      // invoices: 4900 + 1000 + 2000, without the age header.
+      const waited = await first;
+      expect(waited.json().summary.mrr_current).toBe(7900);
+      expect(waited.headers['mrrlytics-data-age']).toBeUndefined();
+    },
+  );
+
+  it.runIf(kind === 'postgres')(
     'builds once for the writes made while a build waits: every reader gets that one snapshot',
     async () => {
       t = await createTestApp(kind);
