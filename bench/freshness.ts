@@ -50,8 +50,18 @@ export interface StreamReads {
   maxAgeSeconds: number;
 }
 
+/** One write, then every report called at once, each until it answered without the data-age header. */
+export interface EveryReportFresh {
+  writeMs: number;
+  /** From the write's answer to the last report's fresh answer. */
+  freshMs: number;
+  /** The report that answered last. */
+  slowest: ReportTarget;
+}
+
 export interface FreshnessFigures {
   single: FreshWrite[];
+  everyReport: EveryReportFresh;
   stream: {
     writes: number;
     /** From the first write sent to the last write answered. */
@@ -151,6 +161,34 @@ async function writeToFresh(
   return { writeMs, ...(await untilMrr(api, expected)) };
 }
 
+/**
+ * One write, then every report at once, as a dashboard asks: each is called again until an
+ * answer carries no data-age header, so holds every write committed before it.
+ */
+export async function everyReportFresh(
+  api: FreshnessApi,
+  customerId: string,
+  today: string,
+  targets: readonly ReportTarget[],
+): Promise<EveryReportFresh> {
+  const started = process.hrtime.bigint();
+  await api.write('/data/invoices', [freshInvoice(customerId, today)]);
+  const writeMs = msSince(started);
+  const answered = process.hrtime.bigint();
+  const times = await Promise.all(
+    targets.map(async (target) => {
+      for (;;) {
+        const { headers } = await api.answer(targetUrl(target));
+        if (!headers.has(DATA_AGE_HEADER)) return msSince(answered);
+        if (msSince(answered) > FRESH_TIMEOUT_MS)
+          throw new Error(`${target.path} still answered aged data ${FRESH_TIMEOUT_MS} ms after the write`);
+      }
+    }),
+  );
+  const last = times.indexOf(Math.max(...times));
+  return { writeMs, freshMs: times[last]!, slowest: targets[last]! };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -220,8 +258,9 @@ async function stream(
 
 /**
  * Write-to-fresh on the warm server: its own customers first (leads, which leave the MRR as it
- * is), then single invoices, each followed by summary calls until the MRR shows it, then a
- * stream of invoices while clients read, and a marker invoice after it.
+ * is), then single invoices, each followed by summary calls until the MRR shows it, then one
+ * followed by every report at once, then a stream of invoices while clients read, and a marker
+ * invoice after it.
  */
 export async function measureFreshness(
   api: FreshnessApi,
@@ -231,7 +270,7 @@ export async function measureFreshness(
   server: { rss: () => number; settle: () => Promise<void> },
 ): Promise<FreshnessFigures> {
   const streamWrites = Math.round(settings.seconds * WRITES_PER_SECOND);
-  const customers = Array.from({ length: settings.writes + streamWrites + 1 }, (_, index) =>
+  const customers = Array.from({ length: settings.writes + streamWrites + 2 }, (_, index) =>
     customer(index + 1, today),
   );
   const ids = customers.map((item) => item.id);
@@ -254,11 +293,18 @@ export async function measureFreshness(
       expected += WRITE_MRR;
       single.push(await writeToFresh(api, id, today, expected));
     }
-    const streamIds = ids.slice(settings.writes, -1);
+    const everyReport = await everyReportFresh(api, ids[settings.writes]!, today, targets);
+    const streamIds = ids.slice(settings.writes + 1, -1);
     const streamed = await stream(api, streamIds, today, read, settings.clients);
-    expected += WRITE_MRR * (streamIds.length + 1);
+    expected += WRITE_MRR * (streamIds.length + 2);
     const marker = await writeToFresh(api, ids.at(-1)!, today, expected);
-    return { single, stream: { writes: streamIds.length, ...streamed, marker }, rssBefore, rssPeak };
+    return {
+      single,
+      everyReport,
+      stream: { writes: streamIds.length, ...streamed, marker },
+      rssBefore,
+      rssPeak,
+    };
   } finally {
     clearInterval(sampler);
   }

@@ -229,6 +229,10 @@ function freshnessSection(run: RunSummary): string {
       ratio(median(fresh) / warm),
     ];
   });
+  const everyReport = run.stores.map((store) => {
+    const { writeMs, freshMs, slowest } = store.freshness.everyReport;
+    return [STORE_NAMES[store.kind], ms(writeMs), ms(freshMs), `\`${targetUrl(slowest)}\``];
+  });
   const stream = run.stores.flatMap((store) => {
     const { writes, seconds, write, reads, marker } = store.freshness.stream;
     return reads.map((figures) => {
@@ -268,6 +272,12 @@ function freshnessSection(run: RunSummary): string {
       ['store', 'write (ms)', 'to fresh (ms)', 'calls', 'aged', 'warm summary p50', 'to fresh ÷ warm'],
       single,
     ),
+    '',
+    'Every report after one write: one more write, then every report called at once, as a dashboard asks, ' +
+      'each again until an answer carries no `Mrrlytics-Data-Age` (so holds the write); "to every report fresh" ' +
+      'is the time from the write\'s answer to the last such answer, "slowest" the report that gave it.',
+    '',
+    table(['store', 'write (ms)', 'to every report fresh (ms)', 'slowest'], everyReport),
     '',
     `Under a stream of writes: ${WRITES_PER_SECOND} writes a second for ${settings.seconds} s, each sent when its ` +
       `time comes, while ${settings.clients} clients read the two reports in turn until the last write is answered. ` +

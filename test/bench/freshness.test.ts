@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  everyReportFresh,
   type FreshnessApi,
   freshInvoice,
   measureFreshness,
@@ -60,6 +61,25 @@ describe('the freshness phase', () => {
     );
   });
 
+  it('calls every report after a write until each answers without the age header', async () => {
+    const asked: string[] = [];
+    // /reports/mrr answers from the previous snapshot twice, the summary is fresh at once.
+    let agedLeft = 2;
+    const api: FreshnessApi = {
+      write: () => Promise.resolve(),
+      answer: (url: string) => {
+        asked.push(url);
+        const aged = url.startsWith('/reports/mrr') && agedLeft-- > 0;
+        const headers = new Headers(aged ? { [DATA_AGE_HEADER]: '0.5' } : {});
+        return new Promise((resolve) => setTimeout(() => resolve({ text: '{}', headers }), 1));
+      },
+    };
+    const figures = await everyReportFresh(api, 'cus_fresh_1', '2026-11-23', REPORTS);
+    expect(figures.slowest.path).toBe('/reports/mrr');
+    expect(asked.filter((url) => url.startsWith('/reports/mrr'))).toHaveLength(3);
+    expect(asked.filter((url) => url.startsWith('/reports/summary'))).toHaveLength(1);
+  });
+
   it('fails before any write when the server offers no report to read during the stream', async () => {
     const api = summaries([{ mrr: 100 }]);
     await expect(
@@ -70,14 +90,18 @@ describe('the freshness phase', () => {
   });
 
   it('fails when a write of the stream fails, once the readers have stopped', async () => {
+    let invoices = 0;
+    // The first invoice is the one before every report is read; the stream's are refused.
     const api = summaries([{ mrr: 100 }], (path) =>
-      path === '/data/invoices' ? Promise.reject(new Error('POST /data/invoices: 503')) : Promise.resolve(),
+      path === '/data/invoices' && ++invoices > 1
+        ? Promise.reject(new Error('POST /data/invoices: 503'))
+        : Promise.resolve(),
     );
     // No single writes, and 0.04 s of the stream: two invoices, both refused.
     await expect(
       measureFreshness(api, { writes: 0, seconds: 0.04, clients: 2 }, '2026-11-23', REPORTS, SERVER),
     ).rejects.toThrow('POST /data/invoices: 503');
-    expect(api.writes).toEqual(['/data/customers', '/data/invoices', '/data/invoices']);
+    expect(api.writes).toEqual(['/data/customers', '/data/invoices', '/data/invoices', '/data/invoices']);
   });
 });
 
