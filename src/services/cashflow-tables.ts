@@ -1,6 +1,10 @@
 import { type AccountSnapshot, customerKey, type SnapshotPatch } from '../engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
-import { type CashflowTable, CashflowTableBuilder } from '../engine/cashflow/cashflow-table.js';
+import {
+  type CashflowTable,
+  CashflowTableBuilder,
+  patchCashflowTable,
+} from '../engine/cashflow/cashflow-table.js';
 import { dayNumber } from '../engine/days.js';
 import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
@@ -34,6 +38,17 @@ function toCashflowInvoice(row: CashflowInvoiceRow, customer: number): CashflowI
   };
 }
 
+/** The rows whose customer the snapshot holds, as that customer's invoices. */
+function* cashflowInvoices(
+  rows: readonly CashflowInvoiceRow[],
+  indexes: ReadonlyMap<string, number>,
+): Generator<CashflowInvoice> {
+  for (const row of rows) {
+    const index = indexes.get(customerKey(row.data_source, row.customer_id));
+    if (index !== undefined) yield toCashflowInvoice(row, index);
+  }
+}
+
 /** Invoices read per page while a table is built: bounds the rows held at once. */
 const PAGE = 20_000;
 
@@ -62,22 +77,11 @@ interface Built {
 export function createCashflowTables(store: Store) {
   const cache = new Map<string, Built>();
 
-  /** Adds the rows whose customer the snapshot holds, as that customer's invoices. */
-  function addRows(
-    builder: CashflowTableBuilder,
-    rows: readonly CashflowInvoiceRow[],
-    indexes: Map<string, number>,
-  ) {
-    for (const row of rows) {
-      const index = indexes.get(customerKey(row.data_source, row.customer_id));
-      if (index !== undefined) builder.add(toCashflowInvoice(row, index));
-    }
-  }
-
   async function build(accountId: string, keys: readonly string[]): Promise<CashflowTable> {
     const indexes = new Map(keys.map((key, index) => [key, index]));
     const builder = new CashflowTableBuilder();
-    for await (const rows of store.cashflow.invoicePages(accountId, PAGE)) addRows(builder, rows, indexes);
+    for await (const rows of store.cashflow.invoicePages(accountId, PAGE))
+      for (const invoice of cashflowInvoices(rows, indexes)) builder.add(invoice);
     return builder.finish();
   }
 
@@ -90,17 +94,13 @@ export function createCashflowTables(store: Store) {
   ): Promise<CashflowTable | undefined> {
     const fresh = await store.cashflow.invoicesOfCustomers(accountId, patch.customers);
     const indexes = new Map(keys.map((key, index) => [key, index]));
-    const builder = new CashflowTableBuilder();
-    const { table } = previous;
-    for (let invoice = 0; invoice < table.invoiceCount; invoice++) {
-      const key = previous.keys[table.invoiceCustomer[invoice]!]!;
-      if (patch.changed.has(key)) continue;
-      const index = indexes.get(key);
-      if (index === undefined) return undefined;
-      builder.copy(table, invoice, index);
+    const customerOf = new Int32Array(previous.keys.length);
+    for (const [index, key] of previous.keys.entries()) {
+      const next = patch.changed.has(key) ? -1 : indexes.get(key);
+      if (next === undefined) return undefined;
+      customerOf[index] = next;
     }
-    addRows(builder, fresh, indexes);
-    return builder.finish();
+    return patchCashflowTable(previous.table, customerOf, cashflowInvoices(fresh, indexes));
   }
 
   /** The table of the snapshot: patched from the cached one when the snapshot was, else read whole. */

@@ -15,6 +15,11 @@ class Interner<T extends string> {
   readonly values: T[] = [];
   private readonly indexes = new Map<T, number>();
 
+  /** Starts with `values` at their indexes, so codes copied from a table keep their meaning. */
+  constructor(values: readonly T[] = []) {
+    for (const value of values) this.indexOf(value);
+  }
+
   indexOf(value: T): number {
     let index = this.indexes.get(value);
     if (index === undefined) {
@@ -36,22 +41,74 @@ class Column<A extends NumberArray> {
   private array: A;
   private length = 0;
 
-  constructor(private readonly kind: { new (length: number): A }) {
-    this.array = new kind(1024);
+  constructor(
+    private readonly kind: { new (length: number): A },
+    capacity = 1024,
+  ) {
+    this.array = new kind(capacity);
   }
 
   push(value: number): void {
-    if (this.length === this.array.length) {
-      const larger = new this.kind(this.length * 2);
-      larger.set(this.array);
-      this.array = larger;
-    }
+    if (this.length === this.array.length) this.grow(this.length + 1);
     this.array[this.length++] = value;
   }
 
-  /** The values pushed, in an array of their own size. */
+  /** Appends `source[start..end)` in one copy. */
+  pushRange(
+    source: { subarray(start: number, end: number): ArrayLike<number> },
+    start: number,
+    end: number,
+  ): void {
+    if (this.length + end - start > this.array.length) this.grow(this.length + end - start);
+    this.array.set(source.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+
+  private grow(least: number): void {
+    const larger = new this.kind(Math.max(least, this.array.length * 2));
+    larger.set(this.array);
+    this.array = larger;
+  }
+
+  /**
+   * The values pushed. A buffer sized ahead (a patched table's) is nearly full and is kept as it
+   * is rather than copied; one grown by doubling is copied to the values' size.
+   */
   values(): A {
-    return this.array.slice(0, this.length) as A;
+    const spare = this.array.length - this.length;
+    return (spare <= 1024 ? this.array.subarray(0, this.length) : this.array.slice(0, this.length)) as A;
+  }
+}
+
+/**
+ * A column of strings filled one at a time or by runs of another table's: a run is kept as one
+ * slice and the slices joined once, where pushing a million strings one by one is slow.
+ */
+class ListColumn<T> {
+  private readonly runs: T[][] = [];
+  private loose: T[] = [];
+  length = 0;
+
+  push(value: T): void {
+    this.loose.push(value);
+    this.length++;
+  }
+
+  pushRange(source: readonly T[], start: number, end: number): void {
+    this.seal();
+    this.runs.push(source.slice(start, end));
+    this.length += end - start;
+  }
+
+  values(): T[] {
+    this.seal();
+    return this.runs.length === 1 ? this.runs[0]! : ([] as T[]).concat(...this.runs);
+  }
+
+  private seal(): void {
+    if (this.loose.length === 0) return;
+    this.runs.push(this.loose);
+    this.loose = [];
   }
 }
 
@@ -76,6 +133,46 @@ function newestFirst(days: Int32Array, tie: (a: number, b: number) => number): I
     if (end - start > 1) order.subarray(start, end).sort(tie);
   }
   return order;
+}
+
+/** `order` with each position mapped by `to`, leaving out those it maps to -1. */
+function remapOrder(order: Int32Array, to: (position: number) => number): Int32Array {
+  const mapped = new Int32Array(order.length);
+  let length = 0;
+  for (const position of order) {
+    const next = to(position);
+    if (next >= 0) mapped[length++] = next;
+  }
+  return mapped.slice(0, length);
+}
+
+/** Two orders sorted by `compare`, merged into one. */
+function mergeOrders(a: Int32Array, b: Int32Array, compare: (x: number, y: number) => number): Int32Array {
+  const merged = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) merged[k++] = compare(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!;
+  while (i < a.length) merged[k++] = a[i++]!;
+  while (j < b.length) merged[k++] = b[j++]!;
+  return merged;
+}
+
+/** Positions `from` to `to` (excluded) sorted by `compare`. */
+function sortedRange(from: number, to: number, compare: (x: number, y: number) => number): Int32Array {
+  return Int32Array.from({ length: to - from }, (_, offset) => from + offset).sort(compare);
+}
+
+/**
+ * How a table was patched from a previous one: the previous table's invoices that were kept
+ * come first, in their order, each at `invoiceOf[old]` (-1 for those left out); the invoices
+ * added after them are the changed customers'.
+ */
+export interface TablePatch {
+  previous: CashflowTable;
+  invoiceOf: Int32Array;
+  keptInvoices: number;
+  keptTransactions: number;
 }
 
 /**
@@ -131,25 +228,45 @@ export class CashflowTable {
     /** Index in `paymentMethods`, -1 when none. */
     readonly transactionMethod: Int32Array,
     readonly paymentMethods: readonly string[],
+    patch?: TablePatch,
   ) {
     this.transactionCount = transactionDay.length;
-    this.transactionsNewestFirst = newestFirst(
-      transactionDay,
-      (a, b) =>
-        compareText(invoiceId[transactionInvoice[a]!]!, invoiceId[transactionInvoice[b]!]!) ||
-        compareText(transactionId[a]!, transactionId[b]!) ||
-        a - b,
-    );
-    this.invoicesNewestFirst = newestFirst(
-      invoiceDay,
-      (a, b) => compareText(invoiceId[a]!, invoiceId[b]!) || a - b,
-    );
     this.firstFailure = new Int32Array(invoiceCount).fill(-1);
     this.recovery = new Int32Array(invoiceCount).fill(-1);
+    if (patch) {
+      const indexes = this.patchedIndexes(patch);
+      this.transactionsNewestFirst = indexes.transactions;
+      this.invoicesNewestFirst = indexes.invoices;
+      this.openAndDue = indexes.openAndDue;
+      this.failingNewestFirst = indexes.failing;
+      return;
+    }
+    this.transactionsNewestFirst = newestFirst(transactionDay, this.transactionTie);
+    this.invoicesNewestFirst = newestFirst(invoiceDay, this.invoiceTie);
+    this.openAndDue = this.openAndDueIn(0, invoiceCount);
+    this.failingNewestFirst = Int32Array.from(this.scanFailures(0, invoiceCount)).sort(this.compareFailing);
+  }
+
+  private readonly transactionTie = (a: number, b: number) =>
+    compareText(this.invoiceId[this.transactionInvoice[a]!]!, this.invoiceId[this.transactionInvoice[b]!]!) ||
+    compareText(this.transactionId[a]!, this.transactionId[b]!) ||
+    a - b;
+
+  private readonly invoiceTie = (a: number, b: number) =>
+    compareText(this.invoiceId[a]!, this.invoiceId[b]!) || a - b;
+
+  private readonly compareFailing = (a: number, b: number) =>
+    this.failureDay(b) - this.failureDay(a) || this.invoiceTie(a, b);
+
+  /**
+   * Sets the first failure and the recovery of invoices `from` to `to` (excluded); returns
+   * those with a failed attempt.
+   */
+  private scanFailures(from: number, to: number): number[] {
     const failing: number[] = [];
-    for (let invoice = 0; invoice < invoiceCount; invoice++) {
-      for (let t = transactionStart[invoice]!; t < transactionStart[invoice + 1]!; t++) {
-        const flags = transactionFlags[t]!;
+    for (let invoice = from; invoice < to; invoice++) {
+      for (let t = this.transactionStart[invoice]!; t < this.transactionStart[invoice + 1]!; t++) {
+        const flags = this.transactionFlags[t]!;
         if ((flags & REFUND) !== 0) continue;
         if (this.firstFailure[invoice] === -1) {
           if ((flags & SUCCESSFUL) === 0) {
@@ -162,13 +279,68 @@ export class CashflowTable {
         }
       }
     }
-    const open = statuses.indexOf('open');
-    this.openAndDue = Int32Array.from({ length: invoiceCount }, (_, invoice) => invoice).filter(
-      (invoice) => invoiceStatus[invoice] === open && dueDay[invoice] !== NO_DAY,
+    return failing;
+  }
+
+  /** The open invoices with a due date among `from` to `to` (excluded). */
+  private openAndDueIn(from: number, to: number): Int32Array {
+    const open = this.statuses.indexOf('open');
+    return sortedRange(from, to, (a, b) => a - b).filter(
+      (invoice) => this.invoiceStatus[invoice] === open && this.dueDay[invoice] !== NO_DAY,
     );
-    this.failingNewestFirst = Int32Array.from(failing).sort(
-      (a, b) => this.failureDay(b) - this.failureDay(a) || compareText(invoiceId[a]!, invoiceId[b]!) || a - b,
+  }
+
+  /**
+   * The orders and failure facts of a patched table from the previous table's: the kept
+   * positions are renumbered (the order among them does not change), the added invoices and
+   * transactions sorted alone and merged in. Linear in the table, where sorting it again is not.
+   */
+  private patchedIndexes({ previous, invoiceOf, keptInvoices, keptTransactions }: TablePatch) {
+    const transactionOf = (t: number) => {
+      const owner = previous.transactionInvoice[t]!;
+      const invoice = invoiceOf[owner]!;
+      return invoice < 0 ? -1 : t - previous.transactionStart[owner]! + this.transactionStart[invoice]!;
+    };
+    for (let old = 0; old < previous.invoiceCount; old++) {
+      const invoice = invoiceOf[old]!;
+      if (invoice < 0) continue;
+      const shift = this.transactionStart[invoice]! - previous.transactionStart[old]!;
+      const first = previous.firstFailure[old]!;
+      const recovery = previous.recovery[old]!;
+      this.firstFailure[invoice] = first < 0 ? -1 : first + shift;
+      this.recovery[invoice] = recovery < 0 ? -1 : recovery + shift;
+    }
+    const freshFailing = Int32Array.from(this.scanFailures(keptInvoices, this.invoiceCount)).sort(
+      this.compareFailing,
     );
+    const byTransactionDay = (a: number, b: number) =>
+      this.transactionDay[b]! - this.transactionDay[a]! || this.transactionTie(a, b);
+    const byInvoiceDay = (a: number, b: number) =>
+      this.invoiceDay[b]! - this.invoiceDay[a]! || this.invoiceTie(a, b);
+    const toInvoice = (invoice: number) => invoiceOf[invoice]!;
+    const keptOpen = remapOrder(previous.openAndDue, toInvoice);
+    const freshOpen = this.openAndDueIn(keptInvoices, this.invoiceCount);
+    const openAndDue = new Int32Array(keptOpen.length + freshOpen.length);
+    openAndDue.set(keptOpen);
+    openAndDue.set(freshOpen, keptOpen.length);
+    return {
+      transactions: mergeOrders(
+        remapOrder(previous.transactionsNewestFirst, transactionOf),
+        sortedRange(keptTransactions, this.transactionCount, byTransactionDay),
+        byTransactionDay,
+      ),
+      invoices: mergeOrders(
+        remapOrder(previous.invoicesNewestFirst, toInvoice),
+        sortedRange(keptInvoices, this.invoiceCount, byInvoiceDay),
+        byInvoiceDay,
+      ),
+      openAndDue,
+      failing: mergeOrders(
+        remapOrder(previous.failingNewestFirst, toInvoice),
+        freshFailing,
+        this.compareFailing,
+      ),
+    };
   }
 
   /** The day of an invoice's first failed attempt; only for an invoice that has one. */
@@ -233,28 +405,50 @@ export function firstAtOrBefore(order: Int32Array, dayOf: (index: number) => num
  * them needs to be kept: the service adds each page of rows as the store reads it.
  */
 export class CashflowTableBuilder {
-  private readonly ids: string[] = [];
-  private readonly numbers: (string | null)[] = [];
-  private readonly descriptions: (string | null)[] = [];
-  private readonly customers = new Column(Int32Array);
-  private readonly days = new Column(Int32Array);
-  private readonly dueDays = new Column(Int32Array);
-  private readonly paymentDays = new Column(Int32Array);
-  private readonly statusCodes = new Column(Uint8Array);
-  private readonly totals = new Column(Float64Array);
-  private readonly currencyCodes = new Column(Uint16Array);
-  private readonly starts = new Column(Int32Array);
-  private readonly transactionDays = new Column(Int32Array);
-  private readonly flags = new Column(Uint8Array);
-  private readonly amounts = new Column(Float64Array);
-  private readonly owners = new Column(Int32Array);
-  private readonly transactionIds: string[] = [];
-  private readonly methods = new Column(Int32Array);
-  private readonly statuses = new Interner<InvoiceStatus>();
-  private readonly currencies = new Interner<string>();
-  private readonly paymentMethods = new Interner<string>();
+  private readonly ids = new ListColumn<string>();
+  private readonly numbers = new ListColumn<string | null>();
+  private readonly descriptions = new ListColumn<string | null>();
+  private readonly transactionIds = new ListColumn<string>();
+  private readonly customers: Column<Int32Array>;
+  private readonly days: Column<Int32Array>;
+  private readonly dueDays: Column<Int32Array>;
+  private readonly paymentDays: Column<Int32Array>;
+  private readonly statusCodes: Column<Uint8Array>;
+  private readonly totals: Column<Float64Array>;
+  private readonly currencyCodes: Column<Uint16Array>;
+  private readonly starts: Column<Int32Array>;
+  private readonly transactionDays: Column<Int32Array>;
+  private readonly flags: Column<Uint8Array>;
+  private readonly amounts: Column<Float64Array>;
+  private readonly owners: Column<Int32Array>;
+  private readonly methods: Column<Int32Array>;
+  private readonly statuses: Interner<InvoiceStatus>;
+  private readonly currencies: Interner<string>;
+  private readonly paymentMethods: Interner<string>;
 
-  constructor() {
+  /**
+   * `like`: a table to be patched, whose status, currency and method codes copied invoices
+   * keep, and whose size the columns start with.
+   */
+  constructor(like?: CashflowTable) {
+    const invoices = (like?.invoiceCount ?? 0) + 1024;
+    const transactions = (like?.transactionCount ?? 0) + 1024;
+    this.customers = new Column(Int32Array, invoices);
+    this.days = new Column(Int32Array, invoices);
+    this.dueDays = new Column(Int32Array, invoices);
+    this.paymentDays = new Column(Int32Array, invoices);
+    this.statusCodes = new Column(Uint8Array, invoices);
+    this.totals = new Column(Float64Array, invoices);
+    this.currencyCodes = new Column(Uint16Array, invoices);
+    this.starts = new Column(Int32Array, invoices + 1);
+    this.transactionDays = new Column(Int32Array, transactions);
+    this.flags = new Column(Uint8Array, transactions);
+    this.amounts = new Column(Float64Array, transactions);
+    this.owners = new Column(Int32Array, transactions);
+    this.methods = new Column(Int32Array, transactions);
+    this.statuses = new Interner(like?.statuses);
+    this.currencies = new Interner(like?.currencies);
+    this.paymentMethods = new Interner(like?.paymentMethods);
     this.starts.push(0);
   }
 
@@ -285,34 +479,57 @@ export class CashflowTableBuilder {
   }
 
   /**
-   * Adds invoice `invoice` of another table as the invoice of `customer`: a table patched after
-   * a write copies the invoices of the customers that did not change, without reading them.
+   * Copies the invoices of `table` whose customer `customerOf` maps to an index (not -1), as
+   * that customer's, in runs of whole columns; the builder must have `table`'s codes. Returns
+   * where each of `table`'s invoices went (-1: left out).
    */
-  copy(table: CashflowTable, invoice: number, customer: number): void {
-    const index = this.pushInvoice(
-      table.invoiceId[invoice]!,
-      table.invoiceNumber[invoice]!,
-      table.invoiceDescription[invoice]!,
-      customer,
-      table.invoiceDay[invoice]!,
-      table.dueDay[invoice]!,
-      table.paymentDay[invoice]!,
-      table.statuses[table.invoiceStatus[invoice]!]!,
-      table.invoiceTotal[invoice]!,
-      table.currencies[table.invoiceCurrency[invoice]!]!,
-    );
-    for (let t = table.transactionStart[invoice]!; t < table.transactionStart[invoice + 1]!; t++) {
-      const method = table.transactionMethod[t]!;
-      this.pushTransaction(
-        index,
-        table.transactionId[t]!,
-        table.transactionDay[t]!,
-        table.transactionFlags[t]!,
-        table.transactionAmount[t]!,
-        method === -1 ? null : table.paymentMethods[method]!,
-      );
+  copyKept(table: CashflowTable, customerOf: Int32Array): Int32Array {
+    const invoiceOf = new Int32Array(table.invoiceCount).fill(-1);
+    const kept = (invoice: number) => customerOf[table.invoiceCustomer[invoice]!]! >= 0;
+    for (let start = 0; start < table.invoiceCount;) {
+      if (!kept(start)) {
+        start++;
+        continue;
+      }
+      let end = start + 1;
+      while (end < table.invoiceCount && kept(end)) end++;
+      this.copyRun(table, start, end, customerOf, invoiceOf);
+      start = end;
     }
-    this.starts.push(this.transactionIds.length);
+    return invoiceOf;
+  }
+
+  private copyRun(
+    table: CashflowTable,
+    start: number,
+    end: number,
+    customerOf: Int32Array,
+    invoiceOf: Int32Array,
+  ): void {
+    const firstInvoice = this.ids.length;
+    const firstTransaction = this.transactionIds.length;
+    const from = table.transactionStart[start]!;
+    const to = table.transactionStart[end]!;
+    for (let invoice = start; invoice < end; invoice++) {
+      invoiceOf[invoice] = firstInvoice + invoice - start;
+      this.customers.push(customerOf[table.invoiceCustomer[invoice]!]!);
+      this.starts.push(table.transactionStart[invoice + 1]! - from + firstTransaction);
+    }
+    this.ids.pushRange(table.invoiceId, start, end);
+    this.numbers.pushRange(table.invoiceNumber, start, end);
+    this.descriptions.pushRange(table.invoiceDescription, start, end);
+    this.days.pushRange(table.invoiceDay, start, end);
+    this.dueDays.pushRange(table.dueDay, start, end);
+    this.paymentDays.pushRange(table.paymentDay, start, end);
+    this.statusCodes.pushRange(table.invoiceStatus, start, end);
+    this.totals.pushRange(table.invoiceTotal, start, end);
+    this.currencyCodes.pushRange(table.invoiceCurrency, start, end);
+    for (let t = from; t < to; t++) this.owners.push(table.transactionInvoice[t]! - start + firstInvoice);
+    this.transactionIds.pushRange(table.transactionId, from, to);
+    this.transactionDays.pushRange(table.transactionDay, from, to);
+    this.flags.pushRange(table.transactionFlags, from, to);
+    this.amounts.pushRange(table.transactionAmount, from, to);
+    this.methods.pushRange(table.transactionMethod, from, to);
   }
 
   private pushInvoice(
@@ -357,12 +574,13 @@ export class CashflowTableBuilder {
     this.methods.push(paymentMethod === null ? -1 : this.paymentMethods.indexOf(paymentMethod));
   }
 
-  finish(): CashflowTable {
+  /** The table; after `copyKept` and the changed customers' invoices, say how it was patched. */
+  finish(patch?: TablePatch): CashflowTable {
     return new CashflowTable(
       this.ids.length,
-      this.ids,
-      this.numbers,
-      this.descriptions,
+      this.ids.values(),
+      this.numbers.values(),
+      this.descriptions.values(),
       this.customers.values(),
       this.days.values(),
       this.dueDays.values(),
@@ -377,11 +595,39 @@ export class CashflowTableBuilder {
       this.flags.values(),
       this.amounts.values(),
       this.owners.values(),
-      this.transactionIds,
+      this.transactionIds.values(),
       this.methods.values(),
       this.paymentMethods.values,
+      patch,
     );
   }
+
+  get invoiceCount(): number {
+    return this.ids.length;
+  }
+
+  get transactionCount(): number {
+    return this.transactionIds.length;
+  }
+}
+
+/**
+ * `previous` with the invoices of the customers `customerOf` maps to -1 left out, the others
+ * renumbered to their customer's new index, and `fresh` (the changed customers' invoices)
+ * added: the table a full build would give, at a cost that grows with the table only by copies
+ * and merges (docs/decisions.md, "Snapshots are patched").
+ */
+export function patchCashflowTable(
+  previous: CashflowTable,
+  customerOf: Int32Array,
+  fresh: Iterable<CashflowInvoice>,
+): CashflowTable {
+  const builder = new CashflowTableBuilder(previous);
+  const invoiceOf = builder.copyKept(previous, customerOf);
+  const keptInvoices = builder.invoiceCount;
+  const keptTransactions = builder.transactionCount;
+  for (const invoice of fresh) builder.add(invoice);
+  return builder.finish({ previous, invoiceOf, keptInvoices, keptTransactions });
 }
 
 export function buildCashflowTable(invoices: Iterable<CashflowInvoice>): CashflowTable {
