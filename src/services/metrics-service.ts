@@ -44,6 +44,11 @@ const PATCH_HORIZON_MS = 50 * 60_000;
 /** How often one process prunes that memory of an account. */
 const PRUNE_EVERY_MS = 60_000;
 /**
+ * A background refresh starts once the account's writes pause `quietMs`, or `atMostMs` after
+ * the first write that asked for it while they go on.
+ */
+const REFRESH_PAUSE = { quietMs: 200, atMostMs: 2_000 };
+/**
  * A patch reads the changed customers by key; past this many, and past a fifth of the
  * account, reading the whole account in pages costs no more.
  */
@@ -173,6 +178,8 @@ export interface MetricsOptions {
    * (docs/api.md, "Freshness"); absent: it waits for the newer one.
    */
   readWaitMs?: number | undefined;
+  /** When a refresh asked for by writes starts (tests); REFRESH_PAUSE by default. */
+  refreshPause?: { quietMs: number; atMostMs: number };
   /** Where a refresh started after a write reports its failure. */
   onRefreshError?: (error: unknown, accountId: string) => void;
 }
@@ -377,6 +384,51 @@ export function createMetricsService(
 
   const refreshing = new Map<string, Promise<void>>();
   const refreshAgain = new Set<string>();
+  /** Background refreshes asked for and not started: since when, and the timer that starts it. */
+  const asked = new Map<string, { since: number; timer: NodeJS.Timeout }>();
+
+  function refreshSoon(accountId: string): void {
+    if (stopping) return;
+    if (refreshing.has(accountId)) {
+      refreshAgain.add(accountId);
+      return;
+    }
+    const { quietMs, atMostMs } = options.refreshPause ?? REFRESH_PAUSE;
+    const now = Date.now();
+    const earlier = asked.get(accountId);
+    // Its timer fires by the latest start already.
+    if (earlier && now - earlier.since >= atMostMs) return;
+    if (earlier) clearTimeout(earlier.timer);
+    const since = earlier?.since ?? now;
+    const timer = setTimeout(
+      () => {
+        asked.delete(accountId);
+        startRefresh(accountId);
+      },
+      Math.min(quietMs, since + atMostMs - now),
+    );
+    asked.set(accountId, { since, timer });
+  }
+
+  function startRefresh(accountId: string): void {
+    const run = (async () => {
+      try {
+        refreshAgain.delete(accountId);
+        await refresh(accountId);
+      } catch (error) {
+        try {
+          options.onRefreshError?.(error, accountId);
+        } catch {
+          // A failing report of a failure must not end the process; the next reader refreshes.
+        }
+      } finally {
+        refreshing.delete(accountId);
+        // Writes during the run asked for another, after the same pause as any.
+        if (refreshAgain.delete(accountId)) refreshSoon(accountId);
+      }
+    })();
+    refreshing.set(accountId, run);
+  }
 
   return {
     refresh,
@@ -411,39 +463,26 @@ export function createMetricsService(
     },
 
     /**
-     * Derives the account's changed customers now, in the background, so the next reader
-     * finds them derived (an import's refresh runs while it goes on, between its requests).
-     * Refreshes of one account run one at a time; writes meanwhile ask for one more.
+     * Derives the account's changed customers in the background, once its writes pause (200 ms)
+     * or at most 2 s after the first write that asked (REFRESH_PAUSE), so the
+     * next reader finds them derived, and an import's refresh runs while it goes on. A customer
+     * that several bodies of an import touch in that time (customers, then their invoices and
+     * subscriptions) is derived once rather than after each. Refreshes of one account run one
+     * at a time; writes meanwhile ask for one more. A reader does not wait for the timer: its
+     * snapshot build refreshes first.
      */
-    refreshSoon(accountId: string): void {
-      if (refreshing.has(accountId)) {
-        refreshAgain.add(accountId);
-        return;
-      }
-      const run = (async () => {
-        try {
-          do {
-            refreshAgain.delete(accountId);
-            await refresh(accountId);
-          } while (refreshAgain.has(accountId) && !stopping);
-        } catch (error) {
-          try {
-            options.onRefreshError?.(error, accountId);
-          } catch {
-            // A failing report of a failure must not end the process; the next reader refreshes.
-          }
-        } finally {
-          // In the step that checked for more: a write asking from now on starts a new run.
-          refreshing.delete(accountId);
-          refreshAgain.delete(accountId);
-        }
-      })();
-      refreshing.set(accountId, run);
-    },
+    refreshSoon,
 
-    /** Waits for the background refreshes started so far (tests). */
+    /** Starts the background refreshes asked for and waits for them all (tests). */
     async settled(): Promise<void> {
-      while (refreshing.size > 0) await Promise.all([...refreshing.values()]);
+      while (asked.size > 0 || refreshing.size > 0) {
+        for (const [accountId, { timer }] of asked) {
+          clearTimeout(timer);
+          asked.delete(accountId);
+          startRefresh(accountId);
+        }
+        await Promise.all([...refreshing.values()]);
+      }
     },
 
     /**
@@ -452,6 +491,8 @@ export function createMetricsService(
      */
     async stop(): Promise<void> {
       stopping = true;
+      for (const { timer } of asked.values()) clearTimeout(timer);
+      asked.clear();
       await Promise.all([...refreshing.values()]);
     },
 
