@@ -78,6 +78,7 @@ export function startServer(options: ServerOptions): Promise<Server> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let started = false;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
     const exited = (code: number | null) => reject(new Error(`the server exited with ${code}:\n${output}`));
@@ -91,8 +92,16 @@ export function startServer(options: ServerOptions): Promise<Server> {
       // The banner is written in one piece: the key, if any, came with the URL.
       const adminKey = /\n {2}(mrr_\S+)\n/.exec(output)?.[1] ?? null;
       const setupToken = /\/#\/setup\/([\w-]+)/.exec(output)?.[1] ?? null;
-      if (!url || child.pid === undefined) return;
+      if (!url || child.pid === undefined || started) return;
+      started = true;
       clearTimeout(timer);
+      child.off('exit', exited);
+      // A server that dies mid-run leaves the client only a reset connection: say why it died.
+      child.on('exit', (code, signal) =>
+        console.error(
+          `the server exited with ${signal ?? code} mid-run; its last output:\n${output.slice(-4000)}`,
+        ),
+      );
       const pid = child.pid;
       resolve({
         url,
@@ -104,7 +113,7 @@ export function startServer(options: ServerOptions): Promise<Server> {
         settle: () => settle(pid),
         stop: () =>
           new Promise((done) => {
-            child.off('exit', exited);
+            child.removeAllListeners('exit');
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
