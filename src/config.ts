@@ -77,7 +77,7 @@ function httpTimeouts(env: NodeJS.ProcessEnv, requestDeadlineMs: number): HttpTi
   return {
     headersMs,
     requestMs,
-    keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
+    keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1),
     // No bytes move while a handler works, so a silent connection is only cut once neither the
     // upload nor the handler may still be going.
     socketIdleMs: Math.max(requestMs, requestDeadlineMs),
