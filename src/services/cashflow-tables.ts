@@ -100,7 +100,7 @@ export function createCashflowTables(store: Store) {
       if (next === undefined) return undefined;
       customerOf[index] = next;
     }
-    return patchCashflowTable(previous.table, customerOf, cashflowInvoices(fresh, indexes));
+    return patchCashflowTable(previous.table, customerOf, [...cashflowInvoices(fresh, indexes)]);
   }
 
   /** The table of the snapshot: patched from the cached one when the snapshot was, else read whole. */

@@ -353,11 +353,11 @@ export function createMetricsService(
     const cached = snapshots.get(accountId)?.snapshot;
     if (cached && cached.version >= version) return cached;
     // A queued build reads the version when it starts, after this caller read its own.
+    const running = building.get(accountId);
+    if (running && running.version >= version) return running.done;
     const next = queued.get(accountId);
     if (next) return next;
-    const running = building.get(accountId);
     if (!running) return startBuild(accountId, version);
-    if (running.version >= version) return running.done;
     // The running build may lack this caller's writes. The next one starts after it and takes
     // the version of that moment, so every caller meanwhile, whatever version it saw, shares
     // it: under a stream of writes, one build per burst rather than one per write.
@@ -379,7 +379,8 @@ export function createMetricsService(
   /** Whether a build that lacks `version` is running or queued: a reader of it waits for two. */
   function behindBuild(accountId: string, version: number): boolean {
     const running = building.get(accountId);
-    return queued.has(accountId) || (running !== undefined && running.version < version);
+    if (running && running.version >= version) return false;
+    return queued.has(accountId) || running !== undefined;
   }
 
   const refreshing = new Map<string, Promise<void>>();

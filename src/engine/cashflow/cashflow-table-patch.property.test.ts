@@ -67,7 +67,31 @@ function contents(table: CashflowTable) {
   };
 }
 
+/** A bare paid invoice of `customer`, without transactions. */
+const bare = (n: number, customer: number): CashflowInvoice => ({
+  id: `in_${n}`,
+  number: null,
+  description: null,
+  customer,
+  currency: 'usd',
+  day: n % 30,
+  dueDay: null,
+  paymentDay: null,
+  status: 'paid',
+  total: 100,
+  transactions: [],
+});
+
 describe('patchCashflowTable', () => {
+  it('joins more runs of kept invoices than a call takes arguments', () => {
+    // Invoices in key order alternate between two customers; the second changed: 150,000 runs.
+    const previous = buildCashflowTable(Array.from({ length: 300_000 }, (_, n) => bare(n, n % 2)));
+    const patched = patchCashflowTable(previous, Int32Array.from([0, -1]), [bare(300_000, 1)]);
+    expect(patched.invoiceCount).toBe(150_001);
+    expect(patched.invoiceId[1]).toBe('in_2');
+    expect(patched.invoiceId[150_000]).toBe('in_300000');
+  });
+
   it('gives the table a full build of the kept invoices, renumbered, then the fresh ones would', () => {
     fc.assert(
       fc.property(

@@ -80,6 +80,9 @@ class Column<A extends NumberArray> {
   }
 }
 
+/** Arrays joined per concat call: far below the number of arguments a call can take. */
+const CONCAT_GROUP = 10_000;
+
 /**
  * A column of strings filled one at a time or by runs of another table's: a run is kept as one
  * slice and the slices joined once, where pushing a million strings one by one is slow.
@@ -102,7 +105,12 @@ class ListColumn<T> {
 
   values(): T[] {
     this.seal();
-    return this.runs.length === 1 ? this.runs[0]! : ([] as T[]).concat(...this.runs);
+    if (this.runs.length === 1) return this.runs[0]!;
+    // Joined by concat, a copy per array, but in groups: one call takes so many arguments only.
+    const groups: T[][] = [];
+    for (let start = 0; start < this.runs.length; start += CONCAT_GROUP)
+      groups.push(([] as T[]).concat(...this.runs.slice(start, start + CONCAT_GROUP)));
+    return groups.length === 1 ? groups[0]! : ([] as T[]).concat(...groups);
   }
 
   private seal(): void {
@@ -428,11 +436,12 @@ export class CashflowTableBuilder {
 
   /**
    * `like`: a table to be patched, whose status, currency and method codes copied invoices
-   * keep, and whose size the columns start with.
+   * keep; the columns start with its size and that of the invoices to be `added` to it.
    */
-  constructor(like?: CashflowTable) {
-    const invoices = (like?.invoiceCount ?? 0) + 1024;
-    const transactions = (like?.transactionCount ?? 0) + 1024;
+  constructor(like?: CashflowTable, added: readonly CashflowInvoice[] = []) {
+    const addedTransactions = added.reduce((sum, invoice) => sum + invoice.transactions.length, 0);
+    const invoices = (like?.invoiceCount ?? 0) + added.length + 1024;
+    const transactions = (like?.transactionCount ?? 0) + addedTransactions + 1024;
     this.customers = new Column(Int32Array, invoices);
     this.days = new Column(Int32Array, invoices);
     this.dueDays = new Column(Int32Array, invoices);
@@ -620,9 +629,9 @@ export class CashflowTableBuilder {
 export function patchCashflowTable(
   previous: CashflowTable,
   customerOf: Int32Array,
-  fresh: Iterable<CashflowInvoice>,
+  fresh: readonly CashflowInvoice[],
 ): CashflowTable {
-  const builder = new CashflowTableBuilder(previous);
+  const builder = new CashflowTableBuilder(previous, fresh);
   const invoiceOf = builder.copyKept(previous, customerOf);
   const keptInvoices = builder.invoiceCount;
   const keptTransactions = builder.transactionCount;
