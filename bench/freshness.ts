@@ -18,6 +18,8 @@ export const WRITES_PER_SECOND = 50;
 const FRESH_TIMEOUT_MS = 60_000;
 const CUSTOMERS_PER_BODY = 5_000;
 const SAMPLE_MS = 20;
+/** The pause before a report that answered aged data is called again. */
+const RETRY_MS = 10;
 
 export interface FreshnessSettings {
   /** Single writes, each followed by summary calls until it shows. */
@@ -27,6 +29,8 @@ export interface FreshnessSettings {
   /** Clients reading during the stream. */
   clients: number;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One write and the summary calls after its answer until one showed it. */
 export interface FreshWrite {
@@ -175,21 +179,25 @@ export async function everyReportFresh(
   await api.write('/data/invoices', [freshInvoice(customerId, today)]);
   const writeMs = msSince(started);
   const answered = process.hrtime.bigint();
+  let failed = false;
   const times = await Promise.all(
     targets.map(async (target) => {
-      for (;;) {
+      while (!failed) {
         const { headers } = await api.answer(targetUrl(target));
         if (!headers.has(DATA_AGE_HEADER)) return msSince(answered);
-        if (msSince(answered) > FRESH_TIMEOUT_MS)
+        if (msSince(answered) > FRESH_TIMEOUT_MS) {
+          failed = true;
           throw new Error(`${target.path} still answered aged data ${FRESH_TIMEOUT_MS} ms after the write`);
+        }
+        // An aged answer can come at once: calling again at once would only load the build.
+        await sleep(RETRY_MS);
       }
+      return Number.NaN;
     }),
   );
   const last = times.indexOf(Math.max(...times));
   return { writeMs, freshMs: times[last]!, slowest: targets[last]! };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends one invoice every 1/WRITES_PER_SECOND s, each when its time comes whether the previous

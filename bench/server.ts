@@ -57,6 +57,9 @@ async function settle(pid: number): Promise<void> {
   }
 }
 
+/** Characters of a running server's output kept for the message if it dies. */
+const OUTPUT_KEPT = 8_000;
+
 /**
  * Starts the real entry point (src/main.ts, as `npm run dev` does) on a free port and waits for
  * its banner, which carries the URL and, on the first start on an empty store, an admin key.
@@ -84,24 +87,25 @@ export function startServer(options: ServerOptions): Promise<Server> {
     const exited = (code: number | null) => reject(new Error(`the server exited with ${code}:\n${output}`));
     child.on('exit', exited);
     child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+      output = started ? (output + chunk.toString()).slice(-OUTPUT_KEPT) : output + chunk.toString();
     });
     child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+      // Past the banner only the tail is kept, for a death's message.
+      output = started ? (output + chunk.toString()).slice(-OUTPUT_KEPT) : output + chunk.toString();
+      if (started) return;
       const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
       // The banner is written in one piece: the key, if any, came with the URL.
       const adminKey = /\n {2}(mrr_\S+)\n/.exec(output)?.[1] ?? null;
       const setupToken = /\/#\/setup\/([\w-]+)/.exec(output)?.[1] ?? null;
-      if (!url || child.pid === undefined || started) return;
+      if (!url || child.pid === undefined) return;
       started = true;
       clearTimeout(timer);
       child.off('exit', exited);
-      // A server that dies mid-run leaves the client only a reset connection: say why it died.
-      child.on('exit', (code, signal) =>
-        console.error(
-          `the server exited with ${signal ?? code} mid-run; its last output:\n${output.slice(-4000)}`,
-        ),
-      );
+      // A server that dies mid-run leaves the client only a reset connection: say why it died,
+      // once its output is read to the end ('close' comes after the pipes are drained).
+      const died = (code: number | null, signal: NodeJS.Signals | null) =>
+        console.error(`the server exited with ${signal ?? code} mid-run; its last output:\n${output}`);
+      child.on('close', died);
       const pid = child.pid;
       resolve({
         url,
@@ -113,7 +117,9 @@ export function startServer(options: ServerOptions): Promise<Server> {
         settle: () => settle(pid),
         stop: () =>
           new Promise((done) => {
-            child.removeAllListeners('exit');
+            child.off('close', died);
+            // One that died mid-run has nothing left to stop.
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
