@@ -93,7 +93,9 @@ async function loadAccount(env: NodeJS.ProcessEnv): Promise<{ adminKey: string; 
   try {
     if (server.adminKey === null)
       throw new Error('the first start on an empty database printed no admin key');
-    const api = new ApiClient(server.url, server.adminKey);
+    // A connection per request: on a busy machine a reused keep-alive connection can meet the
+    // server's idle close while a body of megabytes is on its way ("other side closed", EPIPE).
+    const api = new ApiClient(server.url, server.adminKey, { connectionPerCall: true });
     log(`loading ${generator.customers} customers`);
     const ingested = await ingest(api, generator, {
       ...INGEST,
