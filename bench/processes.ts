@@ -85,6 +85,8 @@ interface ProcessesRun {
   fresh: FreshWrite[];
   /** The workers' peak resident memory (VmHWM), summed, in bytes. */
   peakRss: number;
+  /** The primary's lines about workers that exited unexpectedly: a replacement's peak is its own. */
+  exits: string[];
 }
 
 /** Loads the account through a single server, and leaves every customer derived. */
@@ -163,8 +165,13 @@ async function measure(
       );
     }
     const fresh = await freshAcrossProcesses(api, server, firstCustomer);
-    log(`${workers} worker(s) write to fresh: ${fresh.map((write) => ms(write.freshMs)).join(', ')} ms`);
-    return { workers, loaded, fresh, peakRss: server.peakRss() };
+    log(
+      `${workers} worker(s) write to fresh: ` +
+        fresh.map((write) => `${ms(write.freshMs)} ms (${write.reads} calls)`).join(', '),
+    );
+    const exits = server.output().match(/^Worker \d+ exited unexpectedly.*$/gm) ?? [];
+    for (const line of exits) log(`${workers} worker(s): ${line}`);
+    return { workers, loaded, fresh, peakRss: server.peakRss(), exits };
   } finally {
     await server.stop();
   }
@@ -179,6 +186,7 @@ function page(
     'processes',
     ...MEASURED.flatMap((path) => [`${path} req/s`, 'p50 (ms)', 'p99 (ms)']),
     'write to fresh, median / max (ms)',
+    'summary calls until fresh, most',
     'peak RSS, workers summed',
   ];
   const rows = runs.map((run) => {
@@ -192,17 +200,19 @@ function page(
           : ['n/a', 'n/a', 'n/a'];
       }),
       `${ms(median(freshMs))} / ${ms(Math.max(...freshMs))}`,
+      String(Math.max(...run.fresh.map((write) => write.reads))),
       mib(run.peakRss),
     ];
   });
-  const failures = runs.flatMap((run) =>
-    run.loaded
+  const failures = runs.flatMap((run) => [
+    ...run.loaded
       .filter((entry) => entry.figures.failures > 0)
       .map(
         (entry) =>
           `${run.workers} worker(s), ${entry.target.path}: ${entry.figures.failures} failed requests`,
       ),
-  );
+    ...run.exits.map((line) => `${run.workers} worker(s): ${line}`),
+  ]);
   const c = ingested.counts;
   return [
     `# Several processes: ${count(generator.customers)} customers`,
@@ -220,11 +230,12 @@ function page(
     `Under load: autocannon, ${load.connections} connections for ${load.seconds} s per report (the primary hands ` +
       `the connections to the workers in turn), after one call of each report per worker. Write to fresh: ` +
       `${writes} single invoices, each sent on a new connection and followed by /reports/summary calls, each on ` +
-      `a new connection and so on the next worker, until one shows it; from the write's answer to that answer. ` +
+      `a new connection and so on the next worker, until one shows it; from the write's answer to that answer ` +
+      '(a worker whose newer snapshot is not built within READ_WAIT_MS answers from its previous one). ' +
       'Peak RSS: VmHWM of each worker at the end, summed (each worker holds its own snapshot of the account).',
     '',
     table(header, rows),
-    ...(failures.length > 0 ? ['', `Failed requests: ${failures.join('; ')}.`] : []),
+    ...(failures.length > 0 ? ['', `Failures: ${failures.join('; ')}.`] : []),
     '',
   ].join('\n');
 }

@@ -11,6 +11,8 @@ export interface Server {
   /** The one-time setup link's token the server printed for an account without an owner, if any. */
   setupToken: string | null;
   pid: number;
+  /** Everything the server has written so far, stdout and stderr. */
+  output(): string;
   /** The processes that serve: the process itself, or with several workers the workers (not their primary). */
   pids(): number[];
   /** The serving processes' peak resident memory so far, in bytes (VmHWM), summed. */
@@ -117,6 +119,7 @@ export function startServer(options: ServerOptions): Promise<Server> {
         adminKey,
         setupToken,
         pid,
+        output: () => output,
         pids,
         peakRss: () => sum(pids(), (each) => statusField(each, 'VmHWM')),
         rss: () => sum(pids(), (each) => statusField(each, 'VmRSS')),
