@@ -1,19 +1,28 @@
 /** The few calls the benchmark makes to a running server, with its admin key. */
 export class ApiClient {
+  /**
+   * `connectionPerCall`: each call on a connection of its own, which a cluster primary hands to
+   * its workers in turn, so that calls one after the other reach every worker.
+   */
   constructor(
     readonly url: string,
     readonly key: string,
+    private readonly options: { connectionPerCall?: boolean } = {},
   ) {}
 
   get headers(): Record<string, string> {
     return { authorization: `Bearer ${this.key}` };
   }
 
+  private get callHeaders(): Record<string, string> {
+    return this.options.connectionPerCall ? { ...this.headers, connection: 'close' } : this.headers;
+  }
+
   /** POSTs a JSON body and returns the answer's text; fails unless the answer is a success. */
   async post(path: string, body: unknown): Promise<string> {
     const response = await fetch(`${this.url}${path}`, {
       method: 'POST',
-      headers: { ...this.headers, 'content-type': 'application/json' },
+      headers: { ...this.callHeaders, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const text = await response.text();
@@ -33,7 +42,7 @@ export class ApiClient {
 
   /** GETs a path and returns the body's text with the answer's headers; fails unless the answer is 200. */
   async answer(path: string): Promise<{ text: string; headers: Headers }> {
-    const response = await fetch(`${this.url}${path}`, { headers: this.headers });
+    const response = await fetch(`${this.url}${path}`, { headers: this.callHeaders });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 300)}`);
     return { text, headers: response.headers };

@@ -84,7 +84,8 @@ export interface FreshnessFigures {
 /** The part of ApiClient the phase uses: a test may stand in for the server. */
 export type FreshnessApi = Pick<ApiClient, 'answer' | 'write'>;
 
-const customer = (index: number, today: string): CustomerPayload => ({
+/** A lead of `today` without invoices, `cus_fresh_<index>`: it leaves the MRR as it is. */
+export const freshCustomer = (index: number, today: string): CustomerPayload => ({
   id: `cus_fresh_${index}`,
   name: `Fresh ${index}`,
   email: `billing@fresh-${index}.example.com`,
@@ -126,7 +127,8 @@ export function freshInvoice(customerId: string, today: string): InvoicePayload 
   };
 }
 
-async function summaryMrr(api: FreshnessApi): Promise<{ mrr: number; aged: boolean }> {
+/** Today's MRR as /reports/summary answers it, and whether it answered from the previous snapshot. */
+export async function summaryMrr(api: FreshnessApi): Promise<{ mrr: number; aged: boolean }> {
   const { text, headers } = await api.answer('/reports/summary');
   const { summary } = JSON.parse(text) as { summary: { mrr_current: number } };
   return { mrr: summary.mrr_current, aged: headers.has(DATA_AGE_HEADER) };
@@ -153,7 +155,8 @@ export async function untilMrr(
   }
 }
 
-async function writeToFresh(
+/** Writes one invoice adding WRITE_MRR, then calls the summary until today's MRR is `expected`. */
+export async function writeToFresh(
   api: FreshnessApi,
   customerId: string,
   today: string,
@@ -279,7 +282,7 @@ export async function measureFreshness(
 ): Promise<FreshnessFigures> {
   const streamWrites = Math.round(settings.seconds * WRITES_PER_SECOND);
   const customers = Array.from({ length: settings.writes + streamWrites + 2 }, (_, index) =>
-    customer(index + 1, today),
+    freshCustomer(index + 1, today),
   );
   const ids = customers.map((item) => item.id);
   const read = STREAM_PATHS.map((path) => {

@@ -4,6 +4,7 @@ import { BASELINE_TITLES, baselineFor, type BaselineName, type SqlBaseline } fro
 import type { FirstReport } from './first-report.js';
 import { type FreshnessFigures, type FreshnessSettings, WRITE_MRR, WRITES_PER_SECOND } from './freshness.js';
 import type { DataCounts, IngestResult } from './ingest.js';
+import { type Machine, machineText } from './machine.js';
 import { type ReportFigures, type Reflection, targetUrl } from './reports.js';
 import { median, type Timing } from './stats.js';
 
@@ -36,16 +37,7 @@ export interface RunSummary {
   command: string;
   startedAt: Date;
   seconds: number;
-  machine: {
-    cores: number;
-    cpu: string;
-    memoryBytes: number;
-    os: string;
-    node: string;
-    postgres: string | null;
-    /** os.loadavg() at the start and at the end of the run: other work on the machine skews the figures. */
-    loadAverage: [number[], number[]];
-  };
+  machine: Machine;
   data: { seed: number; today: string; historyYears: number; counts: DataCounts };
   ingestSettings: { batch: number; concurrency: number };
   reportSettings: { connections: number; seconds: number; requests?: number | undefined; maxSamples: number };
@@ -58,9 +50,9 @@ export interface RunSummary {
 const TARGET = { medianMs: 50, sqlRatio: 10, invoicesPerSecond: 20_000, memoryBytes: 2 ** 30 };
 const STORE_NAMES: Record<StoreKind, string> = { pglite: 'embedded (PGlite)', postgres: 'PostgreSQL' };
 
-const count = (value: number) => Math.round(value).toLocaleString('en-US');
+export const count = (value: number) => Math.round(value).toLocaleString('en-US');
 
-function ms(value: number): string {
+export function ms(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
   if (value < 1) return value.toFixed(3);
   if (value < 10) return value.toFixed(2);
@@ -70,14 +62,14 @@ function ms(value: number): string {
 
 const ratio = (value: number) =>
   Number.isFinite(value) ? `${value < 10 ? value.toFixed(1) : count(value)}x` : 'n/a';
-const mib = (bytes: number) => `${count(bytes / 2 ** 20)} MiB`;
+export const mib = (bytes: number) => `${count(bytes / 2 ** 20)} MiB`;
 
-function duration(seconds: number): string {
+export function duration(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   return minutes > 0 ? `${minutes} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`;
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
@@ -457,10 +449,7 @@ export function markdown(run: RunSummary): string {
     '',
     `Run ${run.startedAt.toISOString().slice(0, 16)}Z with \`${run.command}\`; it took ${duration(run.seconds)}.`,
     '',
-    `Machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(1)} GiB, ` +
-      `${machine.os}, Node ${machine.node}${machine.postgres ? `, PostgreSQL ${machine.postgres}` : ''}. ` +
-      `Load average (1, 5, 15 min) ${machine.loadAverage.map((load) => load.map((value) => value.toFixed(1)).join(', ')).join(' at the start, ')} at the end. ` +
-      'The client (generator, HTTP calls, autocannon) runs on the same machine as the server.',
+    `${machineText(machine)} The client (generator, HTTP calls, autocannon) runs on the same machine as the server.`,
     '',
     `Data: seed ${data.seed}, today ${data.today}, ${data.historyYears} years of history: ${count(c.customers)} customers, ` +
       `${count(c.plans)} plans, ${count(c.invoices)} invoices with ${count(c.lines)} lines and ` +

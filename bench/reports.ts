@@ -124,7 +124,8 @@ function loadFor(singleMs: number, load: ReportSettings['load']): ReportSettings
   return load.requests === undefined && slow ? { ...load, requests: load.connections } : load;
 }
 
-async function underLoad(
+/** autocannon on one report: `connections` clients for `seconds`, or for a number of requests. */
+export async function underLoad(
   api: ApiClient,
   target: ReportTarget,
   load: ReportSettings['load'],

@@ -10,6 +10,8 @@ import { type FirstReport, measureFirstReport } from './first-report.js';
 import { type FreshnessSettings, measureFreshness, WRITES_PER_SECOND } from './freshness.js';
 import type { GeneratorOptions } from './generate.js';
 import { ingest } from './ingest.js';
+import { log } from './log.js';
+import { thisMachine } from './machine.js';
 import { markdown, type RunSummary, type StoreRun } from './markdown.js';
 import { measureReport, reflect, reportTargets, twelveMonths } from './reports.js';
 import { startServer } from './server.js';
@@ -122,9 +124,6 @@ const shapeCustomers = positive(
   Math.min(5_000, Math.ceil(generator.customers / 2)),
 );
 const range = twelveMonths(generator.today);
-
-const log = (message: string) =>
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
 async function firstReports(kind: StoreKind): Promise<[FirstReport, FirstReport]> {
   const measured: FirstReport[] = [];
@@ -255,20 +254,11 @@ async function main(): Promise<void> {
   }
   const first = runs[0];
   if (!first) throw new Error('no store ran');
-  const cpus = os.cpus();
   const summary: RunSummary = {
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     startedAt,
     seconds: (Date.now() - startedAt.getTime()) / 1000,
-    machine: {
-      cores: cpus.length,
-      cpu: cpus[0]?.model.trim() ?? 'unknown',
-      memoryBytes: os.totalmem(),
-      os: `${os.type()} ${os.release()}`,
-      node: process.version,
-      postgres: stores.includes('postgres') ? await postgresVersion(adminUrl) : null,
-      loadAverage: [loadAtStart, os.loadavg()],
-    },
+    machine: thisMachine(loadAtStart, stores.includes('postgres') ? await postgresVersion(adminUrl) : null),
     data: {
       seed: generator.seed,
       today: generator.today,

@@ -11,13 +11,17 @@ export interface Server {
   /** The one-time setup link's token the server printed for an account without an owner, if any. */
   setupToken: string | null;
   pid: number;
-  /** The process's peak resident memory so far, in bytes (VmHWM). */
+  /** Everything the server has written so far, stdout and stderr. */
+  output(): string;
+  /** The processes that serve: the process itself, or with several workers the workers (not their primary). */
+  pids(): number[];
+  /** The serving processes' peak resident memory so far, in bytes (VmHWM), summed. */
   peakRss(): number;
-  /** The process's resident memory now, in bytes (VmRSS). */
+  /** The serving processes' resident memory now, in bytes (VmRSS), summed. */
   rss(): number;
   /**
-   * Resolves once the process has stopped computing: a load test's clients leave, but the
-   * server still answers the requests they had sent, which would slow whatever comes next.
+   * Resolves once the serving processes have stopped computing: a load test's clients leave, but
+   * the server still answers the requests they had sent, which would slow whatever comes next.
    */
   settle(): Promise<void>;
   stop(): Promise<void>;
@@ -28,6 +32,14 @@ export interface ServerOptions {
   env: NodeJS.ProcessEnv;
   /** Writes a V8 CPU profile of the server's whole life into this folder. */
   cpuProfileDir?: string | undefined;
+  /** WORKERS: server processes behind one cluster primary (PostgreSQL only); default 1. */
+  workers?: number;
+}
+
+/** The primary's children, which are its workers. */
+function children(pid: number): number[] {
+  const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return text === '' ? [] : text.split(' ').map(Number);
 }
 
 function statusField(pid: number, field: string): number {
@@ -46,25 +58,30 @@ function cpuTicks(pid: number): number {
 
 const SETTLE = { windowMs: 250, idleTicks: 2, maxMs: 15 * 60_000 };
 
-async function settle(pid: number): Promise<void> {
+const sum = (pids: readonly number[], of: (pid: number) => number) =>
+  pids.reduce((total, pid) => total + of(pid), 0);
+
+async function settle(pids: readonly number[]): Promise<void> {
   const started = Date.now();
   for (;;) {
-    const before = cpuTicks(pid);
+    const before = sum(pids, cpuTicks);
     await new Promise((resolve) => setTimeout(resolve, SETTLE.windowMs));
-    if (cpuTicks(pid) - before <= SETTLE.idleTicks) return;
+    if (sum(pids, cpuTicks) - before <= SETTLE.idleTicks) return;
     if (Date.now() - started > SETTLE.maxMs)
-      throw new Error(`server ${pid} still busy after ${SETTLE.maxMs} ms`);
+      throw new Error(`server ${pids.join(', ')} still busy after ${SETTLE.maxMs} ms`);
   }
 }
 
-/** Characters of a running server's output kept for the message if it dies. */
-const OUTPUT_KEPT = 8_000;
+/** Characters of a dead server's output printed. */
+const OUTPUT_SHOWN = 8_000;
 
 /**
  * Starts the real entry point (src/main.ts, as `npm run dev` does) on a free port and waits for
- * its banner, which carries the URL and, on the first start on an empty store, an admin key.
+ * its banner, which carries the URL and, on the first start on an empty store, an admin key, and
+ * with several workers until the primary has reported each of them listening.
  */
 export function startServer(options: ServerOptions): Promise<Server> {
+  const workers = options.workers ?? 1;
   const profile = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...profile, 'src/main.ts'], {
     cwd: ROOT,
@@ -76,6 +93,7 @@ export function startServer(options: ServerOptions): Promise<Server> {
       LOG_LEVEL: 'warn',
       // The load test sends far more than a client should: it measures what the server can serve.
       RATE_LIMIT_PER_MINUTE: '0',
+      WORKERS: String(workers),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,34 +105,39 @@ export function startServer(options: ServerOptions): Promise<Server> {
     const exited = (code: number | null) => reject(new Error(`the server exited with ${code}:\n${output}`));
     child.on('exit', exited);
     child.stderr?.on('data', (chunk: Buffer) => {
-      output = started ? (output + chunk.toString()).slice(-OUTPUT_KEPT) : output + chunk.toString();
+      output += chunk.toString();
     });
     child.stdout?.on('data', (chunk: Buffer) => {
-      // Past the banner only the tail is kept, for a death's message.
-      output = started ? (output + chunk.toString()).slice(-OUTPUT_KEPT) : output + chunk.toString();
+      output += chunk.toString();
       if (started) return;
       const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
       // The banner is written in one piece: the key, if any, came with the URL.
       const adminKey = /\n {2}(mrr_\S+)\n/.exec(output)?.[1] ?? null;
       const setupToken = /\/#\/setup\/([\w-]+)/.exec(output)?.[1] ?? null;
-      if (!url || child.pid === undefined) return;
+      const listening = output.match(/^Worker \d+ is listening$/gm)?.length ?? 0;
+      if (!url || child.pid === undefined || (workers > 1 && listening < workers)) return;
       started = true;
       clearTimeout(timer);
       child.off('exit', exited);
       // A server that dies mid-run leaves the client only a reset connection: say why it died,
       // once its output is read to the end ('close' comes after the pipes are drained).
       const died = (code: number | null, signal: NodeJS.Signals | null) =>
-        console.error(`the server exited with ${signal ?? code} mid-run; its last output:\n${output}`);
+        console.error(
+          `the server exited with ${signal ?? code} mid-run; its last output:\n${output.slice(-OUTPUT_SHOWN)}`,
+        );
       child.on('close', died);
       const pid = child.pid;
+      const pids = () => (workers > 1 ? children(pid) : [pid]);
       resolve({
         url,
         adminKey,
         setupToken,
         pid,
-        peakRss: () => statusField(pid, 'VmHWM'),
-        rss: () => statusField(pid, 'VmRSS'),
-        settle: () => settle(pid),
+        output: () => output,
+        pids,
+        peakRss: () => sum(pids(), (each) => statusField(each, 'VmHWM')),
+        rss: () => sum(pids(), (each) => statusField(each, 'VmRSS')),
+        settle: () => settle(pids()),
         stop: () =>
           new Promise((done) => {
             child.off('close', died);

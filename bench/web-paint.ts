@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DESKTOP, ensureWebBuilt, launchBrowser } from '../test/helpers/browser.js';
 import { ApiClient } from './api-client.js';
 import { ingest } from './ingest.js';
+import { log } from './log.js';
 import { startServer } from './server.js';
 import { createBenchStore } from './stores.js';
 
@@ -43,8 +44,6 @@ const runs = Number(values.runs);
 const today = new Date().toISOString().slice(0, 10);
 const generator = { customers, seed: Number(values.seed), today, historyYears: 6 };
 const OWNER = { email: 'bench@example.com', name: 'Bench', password: 'bench password 1' };
-
-const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 /** What a page must show before it counts as drawn: an element for each selector. */
 const PAGES = {

@@ -53,3 +53,22 @@ describe('OUTBOUND_ALLOW_PRIVATE', () => {
     );
   });
 });
+
+describe('WORKERS', () => {
+  const postgres = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/mrrlytics' };
+
+  it('is 1 by default and takes any integer from 1 on PostgreSQL', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ ...postgres, WORKERS: '4' }).workers).toBe(4);
+    expect(() => loadConfig({ ...postgres, WORKERS: '0' })).toThrow(
+      'WORKERS must be an integer >= 1, got "0"',
+    );
+  });
+
+  it('refuses more than one on the embedded store, naming the setting', () => {
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(
+      'WORKERS=2 needs PostgreSQL (DATABASE_URL): the embedded store can be opened by one process only',
+    );
+  });
+});

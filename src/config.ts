@@ -37,6 +37,8 @@ export interface Config {
   smtp: SmtpSettings | undefined;
   /** Whether webhooks, chat and sheets may reach private addresses (OUTBOUND_ALLOW_PRIVATE). */
   outboundAllowPrivate: boolean;
+  /** Server processes on the one port; more than one makes this process their primary (src/cluster). */
+  workers: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -163,6 +165,16 @@ export function smtpSettings(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
   return { url: url.toString(), from };
 }
 
+/** PGlite is opened by one process only, so several need PostgreSQL. */
+function workers(env: NodeJS.ProcessEnv, store: StoreLocation): number {
+  const count = integer(env, 'WORKERS', 1, 1);
+  if (count > 1 && !('databaseUrl' in store))
+    throw new Error(
+      `WORKERS=${count} needs PostgreSQL (DATABASE_URL): the embedded store can be opened by one process only`,
+    );
+  return count;
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -172,8 +184,9 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestDeadlineMs = integer(env, 'REQUEST_DEADLINE_MS', 60_000, 1);
+  const store = storeLocation(env);
   return {
-    store: storeLocation(env),
+    store,
     host: env.HOST || '127.0.0.1',
     // 0 picks a free port.
     port: integer(env, 'PORT', 3000, 0),
@@ -193,5 +206,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     spreadsheetSyncIntervalMs: integer(env, 'SPREADSHEET_SYNC_INTERVAL_SECONDS', 3600, 0) * 1000,
     smtp: smtpSettings(env),
     outboundAllowPrivate: flag(env, 'OUTBOUND_ALLOW_PRIVATE'),
+    workers: workers(env, store),
   };
 }

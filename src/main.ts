@@ -1,11 +1,14 @@
+import cluster from 'node:cluster';
 import v8 from 'node:v8';
 import { buildApp } from './api/app.js';
-import { loadConfig } from './config.js';
+import { runPrimary } from './cluster/primary.js';
+import { type ProcessRole, processRole } from './cluster/worker-role.js';
+import { type Config, loadConfig } from './config.js';
 import { defaultConnectors } from './connectors/index.js';
 import { systemClock } from './services/clock.js';
 import { jobDefinitions } from './jobs/index.js';
 import { createJobRunner } from './jobs/job-runner.js';
-import { createServices } from './services/index.js';
+import { createServices, type Services } from './services/index.js';
 import { openStore } from './store/open-store.js';
 
 // After each full collection V8 lets the heap grow to as much as four times what survived before
@@ -26,8 +29,7 @@ function setupText(url: string, links: { accountId: string; token: string }[]): 
   );
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig();
+async function serve(config: Config, role: ProcessRole): Promise<void> {
   const store = await openStore(config.store);
   // Started once the services that its jobs call exist; its failures go to the server's log.
   const jobs = createJobRunner(store, {
@@ -60,8 +62,14 @@ async function main(): Promise<void> {
 
   // Stop accepting, let in-flight requests finish, close the store; whatever hangs, exit by the
   // deadline. A committed write is in the store's log by then, so exiting unclosed loses none.
-  // `once`: a second signal gets Node's default and ends the process at once.
+  // `once`: a second signal gets Node's default and ends the process at once. A worker may get
+  // each signal twice, from the terminal's process group or the service manager and forwarded by
+  // its primary: it stops once, and a second signal at the primary ends the primary, whose
+  // workers then exit at once.
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     app.log.info(`${signal} received, shutting down`);
     setTimeout(() => {
       console.error(
@@ -90,21 +98,35 @@ async function main(): Promise<void> {
         },
       );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    if (role.clusterWorker) process.on(signal, () => stop(signal));
+    else process.once(signal, () => stop(signal));
+  }
 
   await jobs.start(jobDefinitions(services));
   const address = await app.listen({ host: config.host, port: config.port });
+  if (role.startUp) await startUp(config, services, address, (message) => app.log.info(message));
+  if (role.schedules) {
+    // Repairs missed webhook deliveries from each system's change feed (docs/connectors.md).
+    services.imports.startCatchUp(config.catchUpIntervalMs);
+    // Reads the published sheets of spreadsheet sources again (docs/api.md, "Spreadsheet sources").
+    services.spreadsheets.start(config.spreadsheetSyncIntervalMs);
+  }
+}
+
+/** The first account, the imports left running, and the banner with the key and the setup links. */
+async function startUp(
+  config: Config,
+  services: Services,
+  address: string,
+  log: (message: string) => void,
+): Promise<void> {
   // After listen: if the port is taken, no key is created that nobody saw.
   const created = await services.accounts.bootstrapIfEmpty();
   const resumed = await services.imports.resumeRunning();
-  if (resumed > 0) app.log.info(`Resumed ${resumed} connector import(s) from their last stored page`);
+  if (resumed > 0) log(`Resumed ${resumed} connector import(s) from their last stored page`);
   const uploads = await services.uploads.resumeRunning();
-  if (uploads > 0) app.log.info(`Resumed ${uploads} upload import(s) from their last stored batch`);
-  // Repairs missed webhook deliveries from each system's change feed (docs/connectors.md).
-  services.imports.startCatchUp(config.catchUpIntervalMs);
-  // Reads the published sheets of spreadsheet sources again (docs/api.md, "Spreadsheet sources").
-  services.spreadsheets.start(config.spreadsheetSyncIntervalMs);
+  if (uploads > 0) log(`Resumed ${uploads} upload import(s) from their last stored batch`);
   const url = address.replace('0.0.0.0', 'localhost');
   const storeName = 'databaseUrl' in config.store ? 'PostgreSQL' : `PGlite in ${config.store.dataDir}`;
   const banner = `\nmrrlytics is running at ${url} (store: ${storeName})\n`;
@@ -118,6 +140,13 @@ async function main(): Promise<void> {
         `Try: curl -H "Authorization: Bearer ${created.adminKey.key}" ${url}/account/profile\n`
       : banner) + setupText(url, setupLinks),
   );
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (cluster.isPrimary && config.workers > 1)
+    runPrimary({ workers: config.workers, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  else await serve(config, processRole());
 }
 
 main().catch((error: unknown) => {

@@ -159,9 +159,11 @@ export function createJobRunner(store: Store, options: JobRunnerOptions = {}): J
           throw new Error(`Two job definitions for queue ${definition.queue}`);
         definitions.set(definition.queue, definition);
       }
-      await boss.start();
-      if (workers) await recoverOrphans();
-      for (const definition of list) await register(definition);
+      await store.jobQueueDb.exclusively(async () => {
+        await boss.start();
+        if (workers) await recoverOrphans();
+        for (const definition of list) await register(definition);
+      });
       started = true;
     },
     async stop() {

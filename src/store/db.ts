@@ -23,6 +23,12 @@ export type StoreKind = 'pglite' | 'postgres';
  */
 export interface JobQueueDb {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+  /**
+   * Runs `fn` while no other process runs its own. pg-boss creates its schema and its queues
+   * unguarded against a second process doing the same on a new database, which fails or
+   * deadlocks; processes starting together set their queues up one after the other through this.
+   */
+  exclusively<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface Db extends Queryable {

@@ -68,6 +68,8 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
         if (values === undefined) return { rows: (await pglite.exec(text)).at(-1)?.rows ?? [] };
         return { rows: (await pglite.query<Row>(text, values)).rows };
       },
+      // Only this process opens the store.
+      exclusively: (fn) => fn(),
     },
     async close() {
       await pglite.close();

@@ -19,6 +19,9 @@ export interface PostgresOptions {
   statementTimeoutMs?: number;
 }
 
+// Any fixed number, held while a process sets up its job queue (JobQueueDb.exclusively).
+const JOB_QUEUE_SETUP_LOCK = 727_004;
+
 /** 30 s: far beyond any healthy statement, short enough that none can hold a request for minutes. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
@@ -84,7 +87,23 @@ export async function openPostgresDb(connectionString: string, options: Postgres
       await root.query('select 1');
     },
     // The same pool: pg-boss's statements are short, and its scripts run as one simple query.
-    jobQueueDb: { executeSql: (text, values) => pool.query(text, values) },
+    jobQueueDb: {
+      executeSql: (text, values) => pool.query(text, values),
+      async exclusively(fn) {
+        const client = await pool.connect();
+        const ignore = () => {};
+        client.on('error', ignore);
+        try {
+          // A session's lock, held while `fn` runs its statements on the pool's other connections.
+          await client.query('select pg_advisory_lock($1)', [JOB_QUEUE_SETUP_LOCK]);
+          return await fn();
+        } finally {
+          client.off('error', ignore);
+          // Closed rather than returned to the pool: the session, and its lock, end whatever happened.
+          client.release(true);
+        }
+      },
+    },
     close: () => pool.end(),
   };
 }

@@ -192,3 +192,30 @@ describe.each(STORE_KINDS)('job runner on %s', (kind) => {
     });
   });
 });
+
+describe.skipIf(!STORE_KINDS.includes('postgres'))('job runners starting together on PostgreSQL', () => {
+  let location: TestLocation;
+  const stores: Store[] = [];
+  const runners: JobRunner[] = [];
+  afterEach(async () => {
+    for (const runner of runners.splice(0)) await runner.stop();
+    for (const store of stores.splice(0)) await store.close();
+    await location.drop();
+  });
+
+  // As the workers of a cluster do on a new database: pg-boss creates each queue with its row and
+  // a partition of the job table, and two processes creating the same queue may deadlock.
+  it('all start, each queue created once', async () => {
+    location = await createTestLocation('postgres');
+    const queues = ['first', 'second', 'third', 'fourth'];
+    stores.push(...(await Promise.all(queues.map(() => openStore(location.location)))));
+    runners.push(...stores.map((store) => createJobRunner(store, FAST)));
+    await Promise.all(
+      runners.map((runner) => runner.start(queues.map((queue) => recorder(queue, () => false).definition))),
+    );
+    const { rows } = await stores[0]!.jobQueueDb.executeSql(
+      "select name from pgboss.queue where name not like '\\_\\_pgboss%' order by name",
+    );
+    expect(rows.map((row) => (row as { name: string }).name)).toEqual([...queues].sort());
+  });
+});
