@@ -40,12 +40,17 @@ export class ApiClient {
     if (refused) throw new Error(`POST ${path} refused an item: ${JSON.stringify(refused)}`);
   }
 
+  /** GETs a path: the answer's status, text and headers, whatever the status. */
+  async get(path: string): Promise<{ status: number; text: string; headers: Headers }> {
+    const response = await fetch(`${this.url}${path}`, { headers: this.callHeaders });
+    return { status: response.status, text: await response.text(), headers: response.headers };
+  }
+
   /** GETs a path and returns the body's text with the answer's headers; fails unless the answer is 200. */
   async answer(path: string): Promise<{ text: string; headers: Headers }> {
-    const response = await fetch(`${this.url}${path}`, { headers: this.callHeaders });
-    const text = await response.text();
-    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return { text, headers: response.headers };
+    const { status, text, headers } = await this.get(path);
+    if (status !== 200) throw new Error(`GET ${path}: ${status} ${text.slice(0, 300)}`);
+    return { text, headers };
   }
 
   /** GETs a path and returns the body's text; fails unless the answer is 200. */

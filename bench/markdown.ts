@@ -154,7 +154,7 @@ function reportsSection(run: RunSummary): string {
       return [
         `\`${targetUrl(target)}\``,
         STORE_NAMES[store.kind],
-        ms(first?.ms ?? Number.NaN),
+        ms(first?.ms ?? Number.NaN) + (first?.deadlines ? ` (${first.deadlines} × 503 at the deadline)` : ''),
         ms(figures.single.p50),
         ms(figures.single.p99),
         ms(figures.loaded.p50),
