@@ -433,7 +433,7 @@ function targetsSection(run: RunSummary): string {
   return [
     '## Targets',
     '',
-    `DESIGN.md 6 sets them for 100,000 customers and 2,000,000 invoice lines on 2 cores; this run has ` +
+    `The targets (docs/performance.md) are set for 100,000 customers and 2,000,000 invoice lines on 2 cores; this run has ` +
       `${count(run.data.counts.customers)} customers and ${count(run.data.counts.lines)} lines.`,
     '',
     ...lines,
