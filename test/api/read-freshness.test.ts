@@ -38,6 +38,22 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
   let t: TestApp;
   afterEach(() => t.close());
 
+  /**
+   * An account whose snapshot holds a 4900 invoice, then a 1000 invoice written while another
+   * process refreshing the account holds its lock: the next snapshot waits for `other`.
+   */
+  async function heldAfterASecondInvoice(readWaitMs: number) {
+    t = await createTestApp(kind, {}, { metrics: { readWaitMs } });
+    const { account, post } = await reportFixtureAccount(t, RATES);
+    await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+    await post('/data/invoices', [invoice('i1', 'c1', 4900)]);
+    await t.read(account.adminKey, '/reports/summary');
+    await t.services.metrics.settled();
+    const other = await holdAccountLock(t, account.id);
+    await post('/data/invoices', [invoice('i2', 'c1', 1000)]);
+    return { account, post, other };
+  }
+
   it('derives a write in the background: the next report finds nothing left to refresh', async () => {
     t = await createTestApp(kind);
     const { account, post } = await reportFixtureAccount(t, RATES);
@@ -76,16 +92,7 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
   it.runIf(kind === 'postgres')(
     'answers from the previous snapshot, with its age, while a newer one is held up',
     async () => {
-      t = await createTestApp(kind, {}, { metrics: { readWaitMs: 200 } });
-      const { account, post } = await reportFixtureAccount(t, RATES);
-      await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
-      await post('/data/invoices', [invoice('i1', 'c1', 4900)]);
-      await t.read(account.adminKey, '/reports/summary');
-      await t.services.metrics.settled();
-
-      // Another process refreshing the account holds its lock: the next snapshot waits for it.
-      const other = await holdAccountLock(t, account.id);
-      await post('/data/invoices', [invoice('i2', 'c1', 1000)]);
+      const { account, other } = await heldAfterASecondInvoice(200);
 
       const stale = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
       expect(stale.statusCode).toBe(200);
@@ -106,15 +113,7 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
   it.runIf(kind === 'postgres')(
     'answers at once from a recent snapshot when a build that lacks the write is already running',
     async () => {
-      t = await createTestApp(kind, {}, { metrics: { readWaitMs: 10_000 } });
-      const { account, post } = await reportFixtureAccount(t, RATES);
-      await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
-      await post('/data/invoices', [invoice('i1', 'c1', 4900)]);
-      await t.read(account.adminKey, '/reports/summary');
-      await t.services.metrics.settled();
-
-      const other = await holdAccountLock(t, account.id);
-      await post('/data/invoices', [invoice('i2', 'c1', 1000)]);
+      const { account, post, other } = await heldAfterASecondInvoice(10_000);
       // The first reader after a write starts the build of its version and waits for it.
       const first = t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
       await new Promise((resolve) => setTimeout(resolve, 200));
