@@ -352,9 +352,9 @@ export function createMetricsService(
     const version = known ?? (await store.changes.dataVersion(accountId));
     const cached = snapshots.get(accountId)?.snapshot;
     if (cached && cached.version >= version) return cached;
-    // A queued build reads the version when it starts, after this caller read its own.
     const running = building.get(accountId);
     if (running && running.version >= version) return running.done;
+    // A queued build reads the version when it starts, after this caller read its own.
     const next = queued.get(accountId);
     if (next) return next;
     if (!running) return startBuild(accountId, version);

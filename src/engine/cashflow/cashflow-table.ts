@@ -166,9 +166,14 @@ function mergeOrders(a: Int32Array, b: Int32Array, compare: (x: number, y: numbe
   return merged;
 }
 
+/** Positions `from` to `to` (excluded), in order. */
+function range(from: number, to: number): Int32Array {
+  return Int32Array.from({ length: to - from }, (_, offset) => from + offset);
+}
+
 /** Positions `from` to `to` (excluded) sorted by `compare`. */
 function sortedRange(from: number, to: number, compare: (x: number, y: number) => number): Int32Array {
-  return Int32Array.from({ length: to - from }, (_, offset) => from + offset).sort(compare);
+  return range(from, to).sort(compare);
 }
 
 /**
@@ -293,7 +298,7 @@ export class CashflowTable {
   /** The open invoices with a due date among `from` to `to` (excluded). */
   private openAndDueIn(from: number, to: number): Int32Array {
     const open = this.statuses.indexOf('open');
-    return sortedRange(from, to, (a, b) => a - b).filter(
+    return range(from, to).filter(
       (invoice) => this.invoiceStatus[invoice] === open && this.dueDay[invoice] !== NO_DAY,
     );
   }
