@@ -57,23 +57,15 @@ export interface FunnelColumns {
   paid: Int32Array;
 }
 
-/**
- * A patched snapshot's origin: the version it was patched from (not the snapshot: a chain of
- * them would stay in memory) and the customers that changed.
- */
-export interface SnapshotPatch {
-  fromVersion: number;
-  /** The customers re-derived since then (each changed, added or deleted)... */
-  customers: readonly { dataSourceId: string; id: string }[];
-  /** ...and their `customerKey`s. */
-  changed: ReadonlySet<string>;
-}
-
-/** Everything reports read about one account, built once per data version (DESIGN 2). */
+/** Everything reports read about one account, built once per data version. */
 export interface AccountSnapshot {
   version: number;
-  /** How it came from the previous snapshot, when it was patched rather than read whole. */
-  patch?: SnapshotPatch;
+  /**
+   * When its data version was read (ms since the epoch): how far back the store's record of
+   * changes must reach for a later snapshot, or a table built for this one, to be patched from
+   * it. 0 when unknown, which is too old to patch from.
+   */
+  readAt: number;
   customers: readonly CustomerView[];
   attributes: CustomerAttributes;
   movements: Snapshot;
@@ -145,11 +137,11 @@ export function patchCustomers(
 export function buildAccountSnapshot(
   version: number,
   customers: readonly CustomerView[],
-  patch?: SnapshotPatch,
+  readAt = 0,
 ): AccountSnapshot {
   return {
     version,
-    ...(patch ? { patch } : {}),
+    readAt,
     customers,
     attributes: {
       id: customers.map((customer) => customer.id),

@@ -1,4 +1,4 @@
-import { type AccountSnapshot, customerKey, type SnapshotPatch } from '../engine/account-snapshot.js';
+import { type AccountSnapshot, customerKey } from '../engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
 import {
   type CashflowTable,
@@ -9,6 +9,7 @@ import { dayNumber } from '../engine/days.js';
 import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
+import { changedSince } from './snapshot-changes.js';
 
 const dayOrNull = (text: string | null) => (text === null ? null : dayNumber(text.slice(0, 10)));
 
@@ -59,6 +60,7 @@ function customerKeys(snapshot: AccountSnapshot): string[] {
 
 interface Built {
   version: number;
+  readAt: number;
   /** The customers the table's indexes name (not the snapshot: it would outlive its version). */
   keys: readonly string[];
   table: Promise<CashflowTable>;
@@ -69,10 +71,10 @@ interface Built {
  * indexes and kept until the snapshot's data version moves. An invoice written after the
  * snapshot was built, for a customer it does not hold yet, waits for the next version. Calls
  * that arrive while a version's table is being built wait for that build: a dashboard asks for
- * several cashflow reports at once, and each build reads every invoice of the account. A
- * snapshot patched from the cached one's version gets a table patched the same way: the
- * invoices of the customers that changed are read again, the others copied (docs/decisions.md,
- * "Snapshots are patched").
+ * several cashflow reports at once, and each build reads every invoice of the account. A newer
+ * snapshot's table is patched from the cached one, like the snapshots themselves, however many
+ * versions passed meanwhile: the invoices of the customers re-derived since its version are read
+ * again, the others copied (docs/decisions.md, "Snapshots are patched").
  */
 export function createCashflowTables(store: Store) {
   const cache = new Map<string, Built>();
@@ -90,30 +92,32 @@ export function createCashflowTables(store: Store) {
     accountId: string,
     previous: { keys: readonly string[]; table: CashflowTable },
     keys: readonly string[],
-    patch: SnapshotPatch,
+    changed: readonly RecordKey[],
   ): Promise<CashflowTable | undefined> {
-    const fresh = await store.cashflow.invoicesOfCustomers(accountId, patch.customers);
+    const fresh = await store.cashflow.invoicesOfCustomers(accountId, changed);
     const indexes = new Map(keys.map((key, index) => [key, index]));
+    const changedKeys = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
     const customerOf = new Int32Array(previous.keys.length);
     for (const [index, key] of previous.keys.entries()) {
-      const next = patch.changed.has(key) ? -1 : indexes.get(key);
+      const next = changedKeys.has(key) ? -1 : indexes.get(key);
       if (next === undefined) return undefined;
       customerOf[index] = next;
     }
     return patchCashflowTable(previous.table, customerOf, [...cashflowInvoices(fresh, indexes)]);
   }
 
-  /** The table of the snapshot: patched from the cached one when the snapshot was, else read whole. */
-  async function tableFor(
-    accountId: string,
-    snapshot: AccountSnapshot,
-    keys: readonly string[],
-    cached?: Built,
-  ) {
-    const { patch } = snapshot;
-    if (!cached || !patch || cached.version !== patch.fromVersion) return build(accountId, keys);
-    const table = await cached.table.catch(() => undefined);
-    const patchedTable = table && (await patched(accountId, { keys: cached.keys, table }, keys, patch));
+  /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
+  async function tableFor(accountId: string, keys: readonly string[], cached?: Built) {
+    const table = cached && (await cached.table.catch(() => undefined));
+    const changed =
+      table &&
+      (await changedSince(
+        store,
+        accountId,
+        { version: cached.version, readAt: cached.readAt, customers: cached.keys.length },
+        Date.now(),
+      ));
+    const patchedTable = changed && (await patched(accountId, { keys: cached.keys, table }, keys, changed));
     return patchedTable ?? build(accountId, keys);
   }
 
@@ -121,7 +125,12 @@ export function createCashflowTables(store: Store) {
     const cached = cache.get(accountId);
     if (cached && cached.version === snapshot.version) return cached.table;
     const keys = customerKeys(snapshot);
-    const entry = { version: snapshot.version, keys, table: tableFor(accountId, snapshot, keys, cached) };
+    const entry = {
+      version: snapshot.version,
+      readAt: snapshot.readAt,
+      keys,
+      table: tableFor(accountId, keys, cached),
+    };
     cache.set(accountId, entry);
     // A failed read is not kept: the next call tries again.
     entry.table.catch(() => {

@@ -5,7 +5,6 @@ import {
   type CustomerView,
   inSnapshotOrder,
   patchCustomers,
-  type SnapshotPatch,
 } from '../engine/account-snapshot.js';
 import { customerTimeline, DEFAULT_GRACE_DAYS } from '../engine/customer-timeline.js';
 import { hasCurrentDiscount, pricingModels } from '../engine/customer-traits.js';
@@ -26,6 +25,7 @@ import { customerHistory, plansByKey } from './customer-history.js';
 import type { Clock } from './clock.js';
 import type { FxService } from './fx-service.js';
 import { servedStale } from './read-freshness.js';
+import { changedSince, DERIVED_CHANGES_KEPT_S } from './snapshot-changes.js';
 import { today } from './report-context.js';
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
@@ -34,26 +34,13 @@ const BATCH = 500;
 /** Customers read per page when a snapshot is built. */
 const SNAPSHOT_PAGE = 10_000;
 
-/** How long the store remembers which customers each refresh re-derived. */
-const DERIVED_CHANGES_KEPT_S = 3600;
-/**
- * A snapshot is patched only while that memory surely reaches back to it: a record's time is
- * its transaction's start, before the wait for the account's lock, and the database's clock.
- */
-const PATCH_HORIZON_MS = 50 * 60_000;
-/** How often one process prunes that memory of an account. */
+/** How often one process prunes, for an account, the store's record of which customers were re-derived. */
 const PRUNE_EVERY_MS = 60_000;
 /**
  * A background refresh starts once the account's writes pause `quietMs`, or `atMostMs` after
  * the first write that asked for it while they go on.
  */
 const REFRESH_PAUSE = { quietMs: 200, atMostMs: 2_000 };
-/**
- * A patch reads the changed customers by key; past this many, and past a fifth of the
- * account, reading the whole account in pages costs no more.
- */
-const PATCH_MAX_KEYS = 2000;
-const PATCH_MAX_SHARE = 0.2;
 
 /** `promise`'s value when it settles within `ms`, else null. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
@@ -196,8 +183,8 @@ export function createMetricsService(
   options: MetricsOptions = {},
 ) {
   const graceDays = options.graceDays ?? DEFAULT_GRACE_DAYS;
-  /** Each account's latest snapshot, and when the data version it holds was read. */
-  const snapshots = new Map<string, { snapshot: AccountSnapshot; versionReadAt: number }>();
+  /** Each account's latest snapshot. */
+  const snapshots = new Map<string, AccountSnapshot>();
   /** The build running for each account, and the one queued to start after it. */
   const building = new Map<string, { version: number; done: Promise<AccountSnapshot> }>();
   const queued = new Map<string, Promise<AccountSnapshot>>();
@@ -289,45 +276,43 @@ export function createMetricsService(
    * held one is older than the store's memory of them (docs/decisions.md, "Snapshots are
    * patched"). Under the account's lock, after the refresh: nothing is derived meanwhile.
    */
-  async function customersOf(
-    accountId: string,
-    versionReadAt: number,
-  ): Promise<{ customers: CustomerView[]; patch?: SnapshotPatch }> {
+  async function customersOf(accountId: string, versionReadAt: number): Promise<CustomerView[]> {
     const held = snapshots.get(accountId);
     return store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
       await pruneWhenDue(tx, accountId, versionReadAt);
-      if (held && versionReadAt - held.versionReadAt < PATCH_HORIZON_MS) {
-        const previous = held.snapshot.customers;
-        const most = Math.max(PATCH_MAX_KEYS, Math.floor(previous.length * PATCH_MAX_SHARE));
-        // One more than a patch takes is enough to know the whole account is to be read.
-        const changed = await tx.metrics.derivedSince(accountId, held.snapshot.version, most + 1);
-        if (changed.length <= most) {
-          const fresh =
-            changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
-          const patch = {
-            fromVersion: held.snapshot.version,
-            customers: changed,
-            changed: new Set(changed.map((key) => customerKey(key.dataSourceId, key.id))),
-          };
-          return { customers: patchCustomers(previous, patch.changed, fresh), patch };
-        }
+      const changed =
+        held &&
+        (await changedSince(
+          tx,
+          accountId,
+          { version: held.version, readAt: held.readAt, customers: held.customers.length },
+          versionReadAt,
+        ));
+      if (changed) {
+        const fresh =
+          changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
+        const keys = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
+        return patchCustomers(held.customers, keys, fresh);
       }
       const views: CustomerView[] = [];
       for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE))
         views.push(...customerViews(page));
-      return { customers: inSnapshotOrder(views) };
+      return inSnapshotOrder(views);
     });
   }
 
   async function build(accountId: string, version: number): Promise<AccountSnapshot> {
     const versionReadAt = Date.now();
     await refresh(accountId);
-    const { customers, patch } = await customersOf(accountId, versionReadAt);
-    const snapshot = buildAccountSnapshot(version, customers, patch);
+    const snapshot = buildAccountSnapshot(
+      version,
+      await customersOf(accountId, versionReadAt),
+      versionReadAt,
+    );
     // Builds of one account run one after another and `current` starts none of an older
     // version than it holds, so this is the newest.
-    snapshots.set(accountId, { snapshot, versionReadAt });
+    snapshots.set(accountId, snapshot);
     return snapshot;
   }
 
@@ -350,7 +335,7 @@ export function createMetricsService(
    */
   async function current(accountId: string, known?: number): Promise<AccountSnapshot> {
     const version = known ?? (await store.changes.dataVersion(accountId));
-    const cached = snapshots.get(accountId)?.snapshot;
+    const cached = snapshots.get(accountId);
     if (cached && cached.version >= version) return cached;
     const running = building.get(accountId);
     if (running && running.version >= version) return running.done;
@@ -446,21 +431,20 @@ export function createMetricsService(
       const held = snapshots.get(accountId);
       const readWaitMs = options.readWaitMs;
       // Read before `current` queues a build: whether this reader would wait for two builds.
-      const behind = held !== undefined && held.snapshot.version < version && behindBuild(accountId, version);
+      const behind = held !== undefined && held.version < version && behindBuild(accountId, version);
       const next = current(accountId, version);
       if (readWaitMs === undefined || !held) return next;
       // Under a stream of writes every reader is behind the running build. While the held
       // snapshot is younger than the wait, answering from it at once keeps reads as fast as
       // without writes and no staler than the wait would (docs/decisions.md, "Refresh after
       // writes; a bounded wait for readers").
-      const ready =
-        behind && Date.now() - held.versionReadAt < readWaitMs ? null : await within(next, readWaitMs);
+      const ready = behind && Date.now() - held.readAt < readWaitMs ? null : await within(next, readWaitMs);
       if (ready) return ready;
       // The newer snapshot goes on being built; its failure is the next reader's.
       next.catch(() => undefined);
       const latest = snapshots.get(accountId)!;
-      if (latest.snapshot.version < version) servedStale(latest.versionReadAt);
-      return latest.snapshot;
+      if (latest.version < version) servedStale(latest.readAt);
+      return latest;
     },
 
     /**

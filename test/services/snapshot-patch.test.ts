@@ -145,12 +145,16 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
 
   it('equals a snapshot read whole after any sequence of writes, deletes included', async () => {
     await fc.assert(
-      fc.asyncProperty(writes, writes, async (first, second) => {
+      fc.asyncProperty(writes, writes, fc.boolean(), async (first, second, snapshotEach) => {
         const accountId = await newAccount();
         let n = 0;
         for (const write of first) await apply(services, accountId, write, n++);
         await services.cashflowTables(accountId, await services.metrics.snapshot(accountId));
-        for (const write of second) await apply(services, accountId, write, n++);
+        for (const write of second) {
+          await apply(services, accountId, write, n++);
+          // Snapshots no cashflow report reads: the table is then several versions behind.
+          if (snapshotEach) await services.metrics.snapshot(accountId);
+        }
         const patched = await services.metrics.snapshot(accountId);
         // The patched table reads no page of the account's invoices, only the changed customers'.
         const pages = vi.spyOn(testStore.store.cashflow, 'invoicePages');
@@ -166,6 +170,24 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
       }),
       { numRuns: kind === 'pglite' ? 15 : 10 },
     );
+  });
+
+  it('reads the whole account again once the store may have forgotten what changed', async () => {
+    const accountId = await newAccount();
+    await services.customers.upsert(accountId, [{ id: 'a', name: 'A', created_date: '2026-01-01' }]);
+    await services.cashflowTables(accountId, await services.metrics.snapshot(accountId));
+    await services.customers.upsert(accountId, [{ id: 'b', name: 'B', created_date: '2026-01-01' }]);
+    const now = Date.now();
+    // 50 minutes on: records of re-derived customers are pruned after an hour, timed by the
+    // database's clock from their transaction's start, so this much is the margin kept.
+    const later = vi.spyOn(Date, 'now').mockReturnValue(now + 50 * 60_000);
+    const pages = vi.spyOn(testStore.store.cashflow, 'invoicePages');
+    const snapshot = await services.metrics.snapshot(accountId);
+    expect(snapshot.customers.map((customer) => customer.id)).toEqual(['a', 'b']);
+    await services.cashflowTables(accountId, snapshot);
+    expect(pages).toHaveBeenCalledTimes(1);
+    pages.mockRestore();
+    later.mockRestore();
   });
 
   it('shows a write made through another process in the next snapshot', async () => {
