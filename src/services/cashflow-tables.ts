@@ -1,4 +1,4 @@
-import { type AccountSnapshot, customerKey } from '../engine/account-snapshot.js';
+import { type AccountSnapshot, customerKey, type CustomerView } from '../engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
 import {
   type CashflowTable,
@@ -87,27 +87,45 @@ export function createCashflowTables(store: Store) {
     return builder.finish();
   }
 
-  /** The previous table patched, or undefined when a customer it kept is not in the snapshot. */
+  /**
+   * The previous table patched, or undefined when a customer it kept is not in the snapshot.
+   * Read again: the customers re-derived since its version, and any of the snapshot's that it
+   * lacks though none was recorded (a snapshot read whole holds customers written after its
+   * refresh, not yet derived).
+   */
   async function patched(
     accountId: string,
     previous: { keys: readonly string[]; table: CashflowTable },
-    keys: readonly string[],
+    snapshot: { customers: readonly CustomerView[]; keys: readonly string[] },
     changed: readonly RecordKey[],
   ): Promise<CashflowTable | undefined> {
-    const fresh = await store.cashflow.invoicesOfCustomers(accountId, changed);
-    const indexes = new Map(keys.map((key, index) => [key, index]));
-    const changedKeys = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
+    const indexes = new Map(snapshot.keys.map((key, index) => [key, index]));
+    const reread = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
     const customerOf = new Int32Array(previous.keys.length);
     for (const [index, key] of previous.keys.entries()) {
-      const next = changedKeys.has(key) ? -1 : indexes.get(key);
+      const next = reread.has(key) ? -1 : indexes.get(key);
       if (next === undefined) return undefined;
       customerOf[index] = next;
     }
+    const kept = new Set(previous.keys);
+    const unrecorded = snapshot.customers.filter((_, index) => {
+      const key = snapshot.keys[index]!;
+      return !kept.has(key) && !reread.has(key);
+    });
+    const fresh = await store.cashflow.invoicesOfCustomers(accountId, [
+      ...changed,
+      ...unrecorded.map((customer) => ({ dataSourceId: customer.dataSourceId, id: customer.id })),
+    ]);
     return patchCashflowTable(previous.table, customerOf, [...cashflowInvoices(fresh, indexes)]);
   }
 
   /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
-  async function tableFor(accountId: string, keys: readonly string[], cached?: Built) {
+  async function tableFor(
+    accountId: string,
+    snapshot: AccountSnapshot,
+    keys: readonly string[],
+    cached?: Built,
+  ) {
     const table = cached && (await cached.table.catch(() => undefined));
     const changed =
       table &&
@@ -117,7 +135,14 @@ export function createCashflowTables(store: Store) {
         { version: cached.version, readAt: cached.readAt, customers: cached.keys.length },
         Date.now(),
       ));
-    const patchedTable = changed && (await patched(accountId, { keys: cached.keys, table }, keys, changed));
+    const patchedTable =
+      changed &&
+      (await patched(
+        accountId,
+        { keys: cached.keys, table },
+        { customers: snapshot.customers, keys },
+        changed,
+      ));
     return patchedTable ?? build(accountId, keys);
   }
 
@@ -125,18 +150,23 @@ export function createCashflowTables(store: Store) {
     const cached = cache.get(accountId);
     if (cached && cached.version === snapshot.version) return cached.table;
     const keys = customerKeys(snapshot);
-    const entry = {
-      version: snapshot.version,
-      readAt: snapshot.readAt,
-      keys,
-      table: tableFor(accountId, keys, cached),
-    };
+    const table = tableFor(accountId, snapshot, keys, cached);
+    // A reader of an older snapshot (answered while a newer one was built) leaves the newer table cached.
+    if (cached && snapshot.version < cached.version) return table;
+    const entry = { version: snapshot.version, readAt: snapshot.readAt, keys, table };
     cache.set(accountId, entry);
-    // A failed read is not kept: the next call tries again.
-    entry.table.catch(() => {
-      if (cache.get(accountId) === entry) cache.delete(accountId);
+    // A failed read is not kept: the next call tries again, patching the previous table if it was read.
+    table.catch(() => {
+      if (cache.get(accountId) !== entry) return;
+      cache.delete(accountId);
+      cached?.table.then(
+        () => {
+          if (!cache.has(accountId)) cache.set(accountId, cached);
+        },
+        () => undefined,
+      );
     });
-    return entry.table;
+    return table;
   };
 }
 

@@ -172,22 +172,36 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
     );
   });
 
-  it('reads the whole account again once the store may have forgotten what changed', async () => {
+  it('reads a table whole once the store may have forgotten what changed since its version', async () => {
     const accountId = await newAccount();
+    const now = Date.now();
+    const at = (minutes: number) => vi.spyOn(Date, 'now').mockReturnValue(now + minutes * 60_000);
     await services.customers.upsert(accountId, [{ id: 'a', name: 'A', created_date: '2026-01-01' }]);
     await services.cashflowTables(accountId, await services.metrics.snapshot(accountId));
-    await services.customers.upsert(accountId, [{ id: 'b', name: 'B', created_date: '2026-01-01' }]);
-    const now = Date.now();
-    // 50 minutes on: records of re-derived customers are pruned after an hour, timed by the
-    // database's clock from their transaction's start, so this much is the margin kept.
-    const later = vi.spyOn(Date, 'now').mockReturnValue(now + 50 * 60_000);
+    // 30 minutes on, a snapshot no cashflow report reads; 25 more, one that is read. The
+    // snapshots are patched, each from one 30 minutes or less older; the table is 55 minutes
+    // old, past the 50 kept as a margin below the hour the store keeps its record.
+    at(30);
+    await apply(
+      services,
+      accountId,
+      { kind: 'invoice', customer: 1, month: 3, amount: 101, plan: 'basic' },
+      1,
+    );
+    await services.metrics.snapshot(accountId);
+    at(55);
+    await apply(services, accountId, { kind: 'customer', id: 2, country: 'FR' }, 2);
     const pages = vi.spyOn(testStore.store.cashflow, 'invoicePages');
     const snapshot = await services.metrics.snapshot(accountId);
-    expect(snapshot.customers.map((customer) => customer.id)).toEqual(['a', 'b']);
-    await services.cashflowTables(accountId, snapshot);
+    const table = await services.cashflowTables(accountId, snapshot);
     expect(pages).toHaveBeenCalledTimes(1);
-    pages.mockRestore();
-    later.mockRestore();
+    vi.restoreAllMocks();
+    expect(snapshot.customers.map((customer) => customer.id)).toEqual(['a', 'c1', 'c2']);
+    const whole = createServices(testStore.store, clock);
+    const wholeSnapshot = await whole.metrics.snapshot(accountId);
+    expect(cashflowContents(snapshot, table)).toEqual(
+      cashflowContents(wholeSnapshot, await whole.cashflowTables(accountId, wholeSnapshot)),
+    );
   });
 
   it('shows a write made through another process in the next snapshot', async () => {
