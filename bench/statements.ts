@@ -70,6 +70,7 @@ function profiled(db: Db, statements: Map<string, Statement>): Db {
     kind: db.kind,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     ping: () => db.ping(),
+    listen: (channel, onPayload, onLost) => db.listen(channel, onPayload, onLost),
     close: () => db.close(),
     jobQueueDb: db.jobQueueDb,
   };

@@ -51,6 +51,11 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
         app.log.error({ err: error, accountId }, 'Refresh after a write failed'),
     },
   });
+  // A write through another process (or this one) builds the snapshots this one holds again.
+  const stopWatching = await store.watchDataVersions(
+    (accountId) => services.metrics.versionMoved(accountId),
+    (error) => app.log.warn({ err: error }, 'Lost the connection that hears data changes; connecting again'),
+  );
   const app = await buildApp(services, {
     bodyLimitBytes: config.bodyLimitBytes,
     logger: { level: config.logLevel },
@@ -87,6 +92,7 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
       .then(() => app.close())
       // Detections started by the last writes, before the store they write to closes.
       .then(() => services.notifications.settled())
+      .then(() => stopWatching())
       .then(() => services.metrics.stop())
       .then(() => jobs.stop())
       .then(() => store.close())

@@ -401,6 +401,8 @@ export function createMetricsService(
       try {
         refreshAgain.delete(accountId);
         await refresh(accountId);
+        // An account this process reads gets its next snapshot now, not at the next reader.
+        if (snapshots.has(accountId)) await current(accountId);
       } catch (error) {
         try {
           options.onRefreshError?.(error, accountId);
@@ -449,14 +451,24 @@ export function createMetricsService(
 
     /**
      * Derives the account's changed customers in the background, once its writes pause (200 ms)
-     * or at most 2 s after the first write that asked (REFRESH_PAUSE), so the
-     * next reader finds them derived, and an import's refresh runs while it goes on. A customer
+     * or at most 2 s after the first write that asked (REFRESH_PAUSE), so the next reader finds
+     * them derived (and, when this process holds a snapshot of the account, its next snapshot
+     * built), and an import's refresh runs while it goes on. A customer
      * that several bodies of an import touch in that time (customers, then their invoices and
      * subscriptions) is derived once rather than after each. Refreshes of one account run one
      * at a time; writes meanwhile ask for one more. A reader does not wait for the timer: its
      * snapshot build refreshes first.
      */
     refreshSoon,
+
+    /**
+     * A write through any process moved the account's data version: an account this process
+     * holds a snapshot of is refreshed and built again soon, with the same pause as after a
+     * write here, so its next reader does not wait (docs/operations.md, "Several processes").
+     */
+    versionMoved(accountId: string): void {
+      if (snapshots.has(accountId)) refreshSoon(accountId);
+    },
 
     /** Starts the background refreshes asked for and waits for them all (tests). */
     async settled(): Promise<void> {

@@ -1,15 +1,25 @@
 import type { Queryable } from './db.js';
 import { keysJson, keyString, type RecordKey } from './records-repo.js';
 
+/** Where each committed change of an account's data version is announced, its id the payload. */
+export const DATA_VERSION_CHANNEL = 'mrrlytics_data_version';
+
 /** What the metrics engine needs to recompute: the data version and the customers that changed. */
 export function changesRepo(db: Queryable) {
   return {
+    /**
+     * Moves the account's data version on and tells every process listening on
+     * DATA_VERSION_CHANNEL, when (and only if) the transaction commits.
+     */
     async bumpDataVersion(accountId: string): Promise<number> {
       const [row] = await db.query<{ data_version: number }>(
-        `insert into account_data_state (account_id, data_version) values ($1, 1)
-         on conflict (account_id) do update set data_version = account_data_state.data_version + 1
-         returning data_version`,
-        [accountId],
+        `with bumped as (
+           insert into account_data_state (account_id, data_version) values ($1, 1)
+           on conflict (account_id) do update set data_version = account_data_state.data_version + 1
+           returning data_version
+         )
+         select data_version, pg_notify($2, $3) from bumped`,
+        [accountId, DATA_VERSION_CHANNEL, accountId],
       );
       return row!.data_version;
     },

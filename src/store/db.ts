@@ -36,6 +36,16 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Resolves when the database can take statements; rejects when it cannot. */
   ping(): Promise<void>;
+  /**
+   * Calls `onPayload` with each notification on `channel` that any process commits, until the
+   * returned function is called. A lost connection is reported to `onLost` and made again;
+   * what was notified meanwhile is not delivered.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onLost: (error: unknown) => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
   readonly jobQueueDb: JobQueueDb;
 }

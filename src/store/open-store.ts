@@ -1,7 +1,7 @@
 import { accountsRepo } from './accounts-repo.js';
 import { apiKeysRepo } from './api-keys-repo.js';
 import { cashflowRepo } from './cashflow-repo.js';
-import { changesRepo } from './changes-repo.js';
+import { changesRepo, DATA_VERSION_CHANNEL } from './changes-repo.js';
 import { connectorImportsRepo } from './connector-imports-repo.js';
 import { customersRepo } from './customers-repo.js';
 import { dataSourcesRepo } from './data-sources-repo.js';
@@ -68,6 +68,15 @@ export interface Store extends Repos {
   /** A message sent at most once, its claim lasting only if it was sent (send-claims.ts). */
   sendOnce: SendOnce;
   ping(): Promise<void>;
+  /**
+   * Calls `onMoved` with the account whenever a write through any process on this database
+   * commits a new data version, until the returned function is called; a lost connection
+   * goes to `onLost` and is made again.
+   */
+  watchDataVersions(
+    onMoved: (accountId: string) => void,
+    onLost: (error: unknown) => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** Where the job runner keeps its queue: this same database (src/jobs). */
   readonly jobQueueDb: JobQueueDb;
@@ -97,6 +106,7 @@ export function storeOver(db: Db): Store {
     },
     sendOnce: sendClaims(db),
     ping: () => db.ping(),
+    watchDataVersions: (onMoved, onLost) => db.listen(DATA_VERSION_CHANNEL, onMoved, onLost),
     jobQueueDb: db.jobQueueDb,
     async close() {
       await caches?.settled();

@@ -60,6 +60,11 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     async ping() {
       if (pglite.closed || !pglite.ready) throw new Error('The embedded store is not open');
     },
+    // One process, no connection to lose.
+    listen: async (channel, onPayload) => {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return () => unlisten();
+    },
     jobQueueDb: {
       async executeSql(text, values) {
         await yieldToLoop();

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { StoreTimeoutError } from '../services/errors.js';
 import type { Db, Queryable, Row } from './db.js';
 import { typeParsers } from './db.js';
+import { listenOn } from './postgres-listener.js';
 
 // pg's own parsers for every type we do not decode ourselves (typed `any` upstream).
 const builtInParser = pg.types.getTypeParser as (oid: number, format: 'text') => (value: string) => unknown;
@@ -86,6 +87,7 @@ export async function openPostgresDb(connectionString: string, options: Postgres
     async ping() {
       await root.query('select 1');
     },
+    listen: (channel, onPayload, onLost) => listenOn(connectionString, channel, onPayload, onLost),
     // The same pool: pg-boss's statements are short, and its scripts run as one simple query.
     jobQueueDb: {
       executeSql: (text, values) => pool.query(text, values),

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fixedClock } from '../../src/services/clock.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
+
+const clock = fixedClock('2026-11-23T12:00:00.000Z');
+
+describe.each(STORE_KINDS)('a write heard from another process on %s', (kind) => {
+  let testStore: TestStore;
+  /** Two processes on one database: writes go through `writer`, `reader` hears of them. */
+  let writer: Services;
+  let reader: Services;
+  const heardOf: string[] = [];
+  let stopWatching: () => Promise<void>;
+
+  beforeAll(async () => {
+    testStore = await openTestStore(kind);
+    writer = createServices(testStore.store, clock);
+    reader = createServices(testStore.store, clock, {
+      metrics: { refreshPause: { quietMs: 10, atMostMs: 50 } },
+    });
+    stopWatching = await testStore.store.watchDataVersions(
+      (accountId) => {
+        heardOf.push(accountId);
+        reader.metrics.versionMoved(accountId);
+      },
+      () => {},
+    );
+  });
+  afterAll(async () => {
+    await stopWatching();
+    await testStore.dispose();
+  });
+
+  /** Runs a write, waits until the reader has heard of it, and for what that asked of the reader. */
+  async function heard(accountId: string, write: () => Promise<unknown>): Promise<void> {
+    const count = () => heardOf.filter((id) => id === accountId).length;
+    const before = count();
+    await write();
+    const deadline = Date.now() + 10_000;
+    while (count() === before) {
+      if (Date.now() > deadline) throw new Error('not heard');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await reader.metrics.settled();
+  }
+
+  async function accountWithCustomer(name: string): Promise<string> {
+    const accountId = (await writer.accounts.create({ name })).account.id;
+    await heard(accountId, () =>
+      writer.customers.upsert(accountId, [{ id: 'a', name: 'A', created_date: '2026-01-01' }]),
+    );
+    return accountId;
+  }
+
+  it('builds the next snapshot of an account it reads before its next reader asks', async () => {
+    const accountId = await accountWithCustomer('Read here');
+    const before = await reader.metrics.snapshot(accountId);
+    await heard(accountId, () =>
+      writer.customers.upsert(accountId, [{ id: 'b', name: 'B', created_date: '2026-01-01' }]),
+    );
+    // Built already: the reader neither derives nor reads the account under its lock.
+    const lock = vi.spyOn(testStore.store.metrics, 'lockAccount');
+    const after = await reader.metrics.snapshot(accountId);
+    expect(lock).not.toHaveBeenCalled();
+    lock.mockRestore();
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(after.customers.map((customer) => customer.id)).toEqual(['a', 'b']);
+  });
+
+  it('leaves an account it does not read to its own readers', async () => {
+    const accountId = await accountWithCustomer('Read elsewhere');
+    // The customer written is still to derive: the reader did not refresh the account.
+    expect(await writer.metrics.refresh(accountId)).toBe(1);
+  });
+});
