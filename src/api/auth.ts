@@ -28,7 +28,10 @@ export function authOf(request: FastifyRequest): Caller {
   return request.auth;
 }
 
-/** The signed-in member of a route that exists only in the web interface (SPEC 4.7, 4.8). */
+/**
+ * The signed-in member of a route that exists only in the web interface (docs/decisions.md, "Web
+ * sessions: the API's own auth hook accepts a session cookie").
+ */
 export function sessionOf(request: FastifyRequest): SessionContext {
   const auth = authOf(request);
   if (!('sessionId' in auth)) throw new ForbiddenError('This action is only available in the web interface');
@@ -98,7 +101,7 @@ export function registerAuthentication(
   });
 }
 
-/** Hook for a plugin whose routes all need an admin key or role (SPEC part 5). */
+/** Hook for a plugin whose routes all need an admin key or role (docs/api.md, "Conventions"). */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   const auth = authOf(request);
   if (auth.accessLevel === 'admin') return;

@@ -185,7 +185,7 @@ export function planRoutes(services: Services): FastifyPluginAsyncZod {
           tags,
           summary: 'Delete the plan, or the plan group (UUID), whose id is in the body',
           description:
-            'SPEC publishes the plan-group delete at this path: an id naming a plan group of the account ' +
+            'This path deletes plan groups too: an id naming a plan group of the account ' +
             'deletes that group (its plans stay) and answers {success, id}.',
           querystring: dataSourceQuery,
           body: serviceValidatedBody(z.object({ id: z.string(), data_source: z.string().optional() }), {

@@ -16,10 +16,11 @@ const issuedKeySchema = z.object({
 });
 
 /**
- * What SPEC keeps out of the API (4.7): creating, regenerating and deleting API keys, and
- * inviting and changing team members; and the account page's base currency (which admin keys
- * change with POST /settings too). Only a signed-in owner or admin, never an API key; the lists
- * themselves are the API's /account/api-keys and /account/team.
+ * What only the web interface does (docs/decisions.md, "Web sessions: the API's own auth hook
+ * accepts a session cookie"): creating, regenerating and deleting API keys, and inviting and
+ * changing team members; and the account page's base currency (which admin keys change with
+ * POST /settings too). Only a signed-in owner or admin, never an API key; the lists themselves are
+ * the API's /account/api-keys and /account/team.
  */
 export function webSettingsRoutes(services: Services): FastifyPluginAsyncZod {
   return async (app) => {

@@ -47,7 +47,8 @@ export interface CustomerView {
 export const NEVER = 2 ** 31 - 1;
 
 /**
- * The day each customer reached each stage of the lead funnel, by snapshot index (DESIGN 4.7):
+ * The day each customer reached each stage of the lead funnel, by snapshot index (docs/metrics.md,
+ * "Leads, trials and conversions"):
  * lead on `created_date`, trial on `trial_started`, paid from `paidStartDay`; NEVER without one.
  * Parsed from the stored instants once per snapshot, so the lead reports scan integers.
  */

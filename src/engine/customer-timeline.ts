@@ -46,10 +46,11 @@ function steps(segments: readonly Segment[]): Step[] {
 }
 
 /**
- * DESIGN 4.2: without a record to say otherwise, revenue stops at the end of its last period,
+ * Without a record to say otherwise, revenue stops at the end of its last period,
  * but keeps counting for the grace days after it, so a late invoice causes no false churn.
  * Whenever line-described revenue falls to zero, the value before is carried on over the
- * gap, for the grace days at most.
+ * gap, for the grace days at most (docs/metrics.md, "When revenue stops: subscription records and
+ * grace days").
  */
 function graceSegments(lines: readonly Segment[], graceDays: number): Segment[] {
   if (graceDays <= 0) return [];
@@ -75,7 +76,8 @@ function toPoints(allSteps: readonly Step[]): MrrPoint[] {
 }
 
 /**
- * A customer's MRR over time and its movements, in the customer's currency (DESIGN 4.1 to 4.3).
+ * A customer's MRR over time and its movements, in the customer's currency (docs/metrics.md, from
+ * "Monthly value of an invoice line" to "Movements").
  * Days after today are included: a cancel_at in the future is a scheduled churn there, and
  * the end of a prepaid period is where MRR would stop if no renewal arrived.
  */

@@ -58,12 +58,12 @@ function buildSeries({ days, values }: Group): Series {
 
 /**
  * Immutable exchange rates with O(1) lookup: per currency a dense array indexed by day number,
- * filled forward, so the metrics engine can convert millions of amounts per report.
- * Rules (DESIGN 4.4): a day converts at its own rate, else at the last earlier day with a rate
- * for that currency (weekends, holidays, and any day after the last rate); a day before a
- * currency's first rate uses that first rate, so an old record still converts rather than fails.
- * Crosses go through EUR, the base of the ECB rates. Currencies are lower-case ISO codes and
- * days are integer day numbers (engine/days.ts); the engine trusts both.
+ * filled forward, so the metrics engine can convert millions of amounts per report. Rules
+ * (docs/metrics.md, "Exchange rates"): a day converts at its own rate, else at the last earlier day
+ * with a rate for that currency (weekends, holidays, and any day after the last rate); a day before
+ * a currency's first rate uses that first rate, so an old record still converts rather than fails.
+ * Crosses go through EUR, the base of the ECB rates. Currencies are lower-case ISO codes and days
+ * are integer day numbers (engine/days.ts); the engine trusts both.
  */
 export class FxTable {
   private constructor(

@@ -2,9 +2,9 @@ import { fallbackSubtype } from './movement-subtypes.js';
 import type { Movement, MovementKind, MovementSubtype, MrrPoint } from './types.js';
 
 /**
- * Movements from a customer's MRR points (DESIGN 4.3): 0 to more is `new` the first time and
- * `reactivation` after; up is `expansion`; down to more than 0 is `contraction`; to 0 is
- * `churn`. Amounts are the signed change, so MRR(end) = MRR(start) + the movements between.
+ * Movements from a customer's MRR points (docs/metrics.md, "Movements"): 0 to more is `new` the
+ * first time and `reactivation` after; up is `expansion`; down to more than 0 is `contraction`; to
+ * 0 is `churn`. Amounts are the signed change, so MRR(end) = MRR(start) + the movements between.
  * `scheduled` maps the days a subscription record plans a change for to the day it became known;
  * `subtypeOf` tells why a movement happened (movement-subtypes.ts).
  */

@@ -55,7 +55,10 @@ export function wholePeriodStart(plan: PlanPeriod, end: number): number {
   }
 }
 
-/** Monthly value of one whole billing period's amount under a plan (DESIGN 4.1). */
+/**
+ * Monthly value of one whole billing period's amount under a plan (docs/metrics.md, "Monthly value
+ * of an invoice line").
+ */
 export function monthlyFromPeriodAmount(amount: number, plan: PlanPeriod): number {
   return amount / (MONTHS_PER_UNIT[plan.billingFreq] * plan.billingFreqCount);
 }
@@ -68,7 +71,8 @@ export interface NormalisableLine {
 }
 
 /**
- * The exact (unrounded) monthly value of a subscription line, DESIGN 4.1:
+ * The exact (unrounded) monthly value of a subscription line (docs/metrics.md, "Monthly value of an
+ * invoice line"):
  * - a whole line: its amount scaled by its plan's interval (month x1, quarter /3, year /12,
  *   week x52/12, day x365/12) and divided by billing_freq_count; without a plan, by the interval
  *   nearest the line's own period length;

@@ -101,9 +101,9 @@ export function movementEvents(
 }
 
 /**
- * Per invoice, its first failed payment attempt and the first successful payment after it
- * (DESIGN 4.9's recovery), each dated by its transaction's day within `[from, today]`: later
- * retries that fail again are the same failure, not new events.
+ * Per invoice, its first failed payment attempt and the first successful payment after it (its
+ * recovery, docs/metrics.md "Cashflow"), each dated by its transaction's day within
+ * `[from, today]`: later retries that fail again are the same failure, not new events.
  */
 export function paymentEvents(
   snapshot: AccountSnapshot,

@@ -11,9 +11,9 @@ export interface SnapshotCustomerInput {
 }
 
 /**
- * An account's derived data laid out for scans (DESIGN 2): customers by index, and every
- * movement of every customer in day order as parallel typed arrays. Reports are pure
- * functions over it.
+ * An account's derived data laid out for scans (docs/decisions.md, "Derived metrics: recomputed per
+ * customer at write time, read from an in-memory snapshot"): customers by index, and every movement
+ * of every customer in day order as parallel typed arrays. Reports are pure functions over it.
  */
 export interface Snapshot {
   customerIds: readonly string[];

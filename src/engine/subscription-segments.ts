@@ -28,7 +28,10 @@ function lineKey(subscriptionId: string | null, planId: string | null, invoiceId
   return planId !== null ? `plan:${planId}` : `invoice:${invoiceId}`;
 }
 
-/** Every counted subscription line as a segment in the customer's currency (DESIGN 4.1, 4.2). */
+/**
+ * Every counted subscription line as a segment in the customer's currency (docs/metrics.md, "Monthly
+ * value of an invoice line").
+ */
 function lineSegments(history: CustomerHistory, fx: CurrencyConverter): Segment[] {
   const segments: Segment[] = [];
   for (const invoice of history.invoices) {

@@ -44,8 +44,9 @@ const todayQuery = (query: ReportQuery) => ({
 const listed = <T>(list: T[]) => ({ count: list.length, list });
 
 /**
- * The cashflow reports of SPEC 4.6 (DESIGN 4.9), each a pure engine function over the account's
- * cashflow table; the invoices detail reads its page's lines from the store.
+ * The cashflow reports (docs/api.md, "Reports: cashflow"; docs/metrics.md, "Cashflow"), each a pure
+ * engine function over the account's cashflow table; the invoices detail reads its page's lines
+ * from the store.
  */
 export function createCashflowService(
   cashflowTables: CashflowTables,
@@ -135,7 +136,7 @@ export function createCashflowService(
       return { currency, summary: outstandingSummary(cashflow, customers, query, table) };
     },
 
-    /** SPEC 4.6: a customer that does not exist is a 404, not an empty list. */
+    /** A customer that does not exist is a 404, not an empty list (docs/api.md, "Reports: cashflow"). */
     async invoicesDetail(accountId: string, raw: RawReportParams, page: Page) {
       const { cashflow, customers, people, query, snapshot, table } = await prepare(accountId, raw);
       const customer = raw.customer?.trim();

@@ -18,7 +18,7 @@ import {
   type RawReportParams,
 } from './report-query.js';
 
-/** `date` is the end date (SPEC) or a range (as the reference sends it); alone, cohorts start up to 365 days before it. */
+/** `date` is an end date or a range (as the reference sends it); alone, cohorts start up to 365 days before it. */
 const RANGE = { days: 365, ahead: false, endDateAlone: true };
 
 interface CohortEnvelope {
@@ -34,7 +34,7 @@ export interface CohortChartResponse extends CohortEnvelope {
   result: ChartPeriod[];
 }
 
-/** Cohort retention (SPEC 4.6 /reports/cohort), as a list or laid out for a chart. */
+/** Cohort retention (/reports/cohort), as a list or laid out for a chart. */
 export function createCohortService(prepare: ReportInputs) {
   async function report(
     accountId: string,

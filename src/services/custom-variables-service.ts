@@ -4,7 +4,10 @@ import { InvalidInputError } from './errors.js';
 import type { MetricsService } from './metrics-service.js';
 import { createTtlCache } from './ttl-cache.js';
 
-/** SPEC 8: results of /reports/custom-variables may be up to 5 minutes old. */
+/**
+ * Answers of /reports/custom-variables may be up to 5 minutes old (docs/api.md, "Scheduled churn, CMRR
+ * and custom variables").
+ */
 export const CUSTOM_VARIABLES_TTL_MS = 5 * 60 * 1000;
 const MAX_CACHED = 10_000;
 

@@ -38,7 +38,7 @@ export type CustomerDetail = Omit<CustomerListItem, 'mrr'> & {
   converted_mrr: number;
 };
 
-/** The derived customers view of SPEC 4.5: customers with their MRR, and the resync action. */
+/** The derived customers view (/customers): customers with their MRR, and the resync action. */
 export function createCustomerMetricsService(
   store: Store,
   metrics: MetricsService,

@@ -31,7 +31,10 @@ function parseTrailingMonths(raw: string | undefined): number | undefined {
   return months;
 }
 
-/** The world map and the retention series (SPEC 4.6, DESIGN 4.5), pure engine functions over the snapshot. */
+/**
+ * The world map and the retention series (docs/metrics.md, "World map" and "Retention"), pure engine
+ * functions over the snapshot.
+ */
 export function createMapRetentionService(prepare: ReportInputs, cashflowTables: CashflowTables) {
   return {
     async map(accountId: string, raw: RawReportParams): Promise<{ currency: string; result: MapReport }> {

@@ -172,7 +172,8 @@ export interface MetricsOptions {
 }
 
 /**
- * Keeps each account's derived metrics in step with its raw records (DESIGN 2): customers
+ * Keeps each account's derived metrics in step with its raw records (docs/decisions.md, "Derived
+ * metrics: recomputed per customer at write time, read from an in-memory snapshot"): customers
  * marked dirty by a write are recomputed by the engine and saved in the same transaction that
  * claims them, and reports read a snapshot patched or rebuilt whenever the data version moves.
  */

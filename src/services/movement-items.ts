@@ -7,7 +7,7 @@ import {
 } from '../engine/reports/movement-list.js';
 import type { MovementKind, MovementSubtype } from '../engine/types.js';
 
-/** A movement as the movement lists of SPEC 4.6 show it. */
+/** A movement as /reports/movement-table and /reports/churn-scheduled-movements list it. */
 export interface MovementItem {
   date: string;
   currency: string;

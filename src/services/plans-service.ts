@@ -54,7 +54,10 @@ export function withIdFromExternalId<T>(item: T): T {
     : item;
 }
 
-/** PUT and DELETE /data/plans name the plan in the body; SPEC 4.2 fixes the message when it is absent. */
+/**
+ * PUT and DELETE /data/plans name the plan in the body; without it the answer is
+ * `Missing external_id` (docs/api.md, "Plans").
+ */
 export function requireExternalId(id: unknown): string {
   if (typeof id !== 'string' || id.trim() === '') throw new InvalidInputError('Missing external_id');
   return id;

@@ -91,7 +91,7 @@ function mrrSeries(
   return breakdownMasks(groups).map(({ value, customers }) => ({ value, query: { ...base, customers } }));
 }
 
-/** The MRR reports of SPEC 4.6, each a pure engine function over the account snapshot. */
+/** The MRR reports under /reports (docs/api.md, "Reports"), each a pure engine function over the account snapshot. */
 export function createReportsService(prepare: ReportInputs) {
   return {
     async movementTable(

@@ -31,7 +31,10 @@ export interface ScheduledMovementsParams {
 /** A series of what is scheduled runs, without `date`, over the next 365 days from tomorrow. */
 const AHEAD = { days: 365, ahead: true };
 
-/** Scheduled churn and committed MRR (SPEC 4.6, DESIGN 4.6), pure engine functions over the snapshot. */
+/**
+ * Scheduled churn and committed MRR (docs/metrics.md, "Scheduled churn" and "Committed MRR"), pure
+ * engine functions over the snapshot.
+ */
 export function createScheduledReportsService(prepare: ReportInputs) {
   return {
     async churnScheduledMovements(

@@ -33,7 +33,7 @@ describe.each(STORE_KINDS)('account endpoints on %s', (kind) => {
     expect(response.body).not.toContain(account.viewerKey.slice(4, 14));
   });
 
-  it('lists team members with the fields of SPEC 2.7', async () => {
+  it('lists team members with id, email, name, role, status and last_login', async () => {
     const member = await t.services.team.add(account.id, {
       email: 'ana@example.com',
       name: 'Ana',

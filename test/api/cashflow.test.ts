@@ -266,7 +266,7 @@ describe.each(STORE_KINDS)('cashflow reports on %s', (kind) => {
     expect((without.result as { type: string }[]).some((item) => item.type === 'failed_payment')).toBe(false);
   });
 
-  it('summarises failed payments with every SPEC field, twins and changes', async () => {
+  it('summarises failed payments with every summary field, twins and changes', async () => {
     const body = await get('/reports/cashflow-failed-payments-summary');
     expect(body).toEqual({
       currency: 'usd',
@@ -344,7 +344,7 @@ describe.each(STORE_KINDS)('cashflow reports on %s', (kind) => {
     ).toBe(3600);
   });
 
-  it('shows a customer’s invoices as SPEC 2.10 describes them', async () => {
+  it('shows a customer’s invoices with every field of the invoice record', async () => {
     const body = await get('/reports/invoices-detail?customer=c_pay&baseCurrency=EUR');
     expect(body.result.list).toEqual([
       {

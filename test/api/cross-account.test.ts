@@ -192,7 +192,7 @@ const ROUTES: Record<string, RouteCase> = {
       { url: `${path}?data_source=${other.apiSource}`, status: 404, payload: { id: 'basic', name: 'x' } },
     ],
   },
-  // This route also deletes a plan group named by its id (SPEC): the other's group is not found.
+  // This route also deletes a plan group named by its id: the other's group is not found.
   'DELETE /data/plans': {
     own: (_self, path) => [
       { url: path, status: 200, payload: { id: 'legacy' }, answer: { result: 'ok', deleted: 'legacy' } },

@@ -57,7 +57,7 @@ describe.each(STORE_KINDS)('/data/customers on %s', (kind) => {
     });
   });
 
-  it('creates an array and lists exactly the SPEC list fields', async () => {
+  it('creates an array and lists exactly the documented list fields', async () => {
     const res = await post([
       { id: 'c2', email: 'b@example.com', created_date: '2025-02-01T00:00:00Z' },
       { id: 'c3', name: 'Gamma', created_date: '2025-03-01', status: 'cancelled', cancel_date: '2025-04-01' },

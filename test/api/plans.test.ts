@@ -112,7 +112,7 @@ describe.each(STORE_KINDS)('/data/plans and /data/plan-groups on %s', (kind) => 
     await call('DELETE', `/data/data-sources/${other}`);
   });
 
-  it('updates a plan named in the body, and answers the SPEC error without id', async () => {
+  it('updates a plan named in the body, and answers Missing external_id without id', async () => {
     const res = await call('PUT', '/data/plans', { id: 'team', name: 'Team plus', billing_freq_count: 2 });
     expect(res.json()).toEqual({ result: 'ok', updated: 'team' });
     const byPath = await call('PUT', '/data/plans/q', { product_name: 'Suite' });

@@ -21,10 +21,10 @@ export interface FailedInvoice {
 }
 
 /**
- * DESIGN 4.9 judged on `asOf`: the invoice is `recovered` once a payment after its first
- * failed attempt succeeds, `churned` when, still unpaid, its customer churned (a churn
- * movement, not a scheduled one) on or after that attempt, else `still_unpaid`. Null when the
- * invoice had no failed attempt by `asOf`.
+ * A failed invoice's outcome (docs/metrics.md, "Cashflow") judged on `asOf`: the invoice is
+ * `recovered` once a payment after its first failed attempt succeeds, `churned` when, still unpaid,
+ * its customer churned (a churn movement, not a scheduled one) on or after that attempt, else
+ * `still_unpaid`. Null when the invoice had no failed attempt by `asOf`.
  */
 export function failedInvoice(
   table: CashflowTable,

@@ -50,7 +50,7 @@ describe('failedPaymentsReport', () => {
 });
 
 describe('failedPaymentsSummary', () => {
-  it('computes every SPEC field with its twin and changes', () => {
+  it('computes every summary field with its twin and changes', () => {
     const summary = failedPaymentsSummary(
       table,
       null,

@@ -116,9 +116,10 @@ export const FAILED_PAYMENTS_SUMMARY: ToDateLayout = {
 };
 
 /**
- * SPEC 4.6: month and year to date beside their twins. Each span's failed invoices are judged
- * on the span's last day, so a twin shows what was still unpaid at the same point back then.
- * Recovery rate = recovered / failed invoices; failed_pct = the failure rate (failure-rate.ts).
+ * /reports/cashflow-failed-payments-summary: month and year to date beside their twins. Each span's
+ * failed invoices are judged on the span's last day, so a twin shows what was still unpaid at the
+ * same point back then. Recovery rate = recovered / failed invoices; failed_pct = the failure rate
+ * (failure-rate.ts).
  */
 export function failedPaymentsSummary(
   table: CashflowTable,

@@ -29,7 +29,7 @@ const oneGroup =
   (customer: number): number =>
     customers === null || customers[customer] === 1 ? 0 : -1;
 
-/** Attempted and failed invoices of a span (DESIGN 4.9: failure rate = failed / attempted). */
+/** Attempted and failed invoices of a span (failure rate = failed / attempted, docs/metrics.md "Cashflow"). */
 export function failureCounts(
   table: CashflowTable,
   customers: Uint8Array | null,

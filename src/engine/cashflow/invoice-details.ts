@@ -6,7 +6,7 @@ import { roundCents } from '../rounding.js';
 import { type CashflowLine, type CashflowQuery, keeps, toBase } from './cashflow-data.js';
 import { type CashflowTable, NO_DAY } from './cashflow-table.js';
 
-/** SPEC 2.10. */
+/** An invoice as /reports/invoices-detail lists it. */
 export interface InvoiceRecord {
   invoice_ref: string;
   invoice_number: string | null;
@@ -48,8 +48,9 @@ export function invoicePage(
 }
 
 /**
- * The invoices of a page as SPEC 2.10 shows them, the total converted at the invoice date.
- * `lines` holds each one's lines, in the page's order: the store reads them for the page only.
+ * The invoices of a page as /reports/invoices-detail shows them, the total converted at the invoice
+ * date. `lines` holds each one's lines, in the page's order: the store reads them for the page
+ * only.
  */
 export function invoiceRecords(
   table: CashflowTable,

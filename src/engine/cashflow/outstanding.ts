@@ -26,10 +26,10 @@ function owed(table: CashflowTable, invoice: number, today: number): number {
 }
 
 /**
- * DESIGN 4.9: open invoices past their due date, aged by it. `outstanding_<age>` is the amount
- * owed on invoices at least that many days past due (so `outstanding_current` holds all of
- * them) and `invoices_<age>` their number. An invoice without a due date is never past due.
- * Amounts convert at today's rate: it is what they are worth now.
+ * Outstanding unpaid (docs/metrics.md, "Cashflow"): open invoices past their due date, aged by it.
+ * `outstanding_<age>` is the amount owed on invoices at least that many days past due (so
+ * `outstanding_current` holds all of them) and `invoices_<age>` their number. An invoice without a
+ * due date is never past due. Amounts convert at today's rate: it is what they are worth now.
  */
 export function outstandingSummary(
   table: CashflowTable,

@@ -79,8 +79,9 @@ function rounded(flow: Flow) {
 }
 
 /**
- * Net cash per period (DESIGN 4.9): successful payments minus successful refunds, each dated
- * by its transaction. The change is against the row before; the first row has none (null).
+ * Net cash per period (docs/metrics.md, "Cashflow"): successful payments minus successful refunds,
+ * each dated by its transaction. The change is against the row before; the first row has none
+ * (null).
  */
 export function transactionsReport(
   table: CashflowTable,

@@ -5,10 +5,10 @@ import { asOfSummary, type SummaryQuery } from './summary.js';
 import { convertSums } from './totals.js';
 
 /**
- * Committed MRR on `day` (DESIGN 4.6): each customer's MRR on that day plus its movements known
- * on that day and effective after it, in whole cents of the base currency at the rate of
- * `rateDay`. A customer's committed MRR never goes below zero: a cancellation ends what the
- * customer will pay then, which can exceed what it pays on `day` when revenue not yet known on
+ * Committed MRR on `day` (docs/metrics.md, "Committed MRR"): each customer's MRR on that day plus
+ * its movements known on that day and effective after it, in whole cents of the base currency at
+ * the rate of `rateDay`. A customer's committed MRR never goes below zero: a cancellation ends what
+ * the customer will pay then, which can exceed what it pays on `day` when revenue not yet known on
  * `day` arrives first.
  */
 export function committedMrrOn(

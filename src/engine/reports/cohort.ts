@@ -302,13 +302,13 @@ function collectMembers(
   return byValue;
 }
 
-/** Daily cohorts are aggregated weekly (SPEC 8): a triangle of days would be a year of rows per cohort. */
+/** Daily cohorts are aggregated weekly: a triangle of days would be a year of rows per cohort. */
 export function cohortInterval(interval: Interval): Interval {
   return interval === 'day' ? 'week' : interval;
 }
 
 /**
- * Cohort retention (DESIGN 4.8, docs/metrics.md). A customer belongs to the cohort of the period
+ * Cohort retention (docs/metrics.md, "Cohorts"). A customer belongs to the cohort of the period
  * holding its first paid day; period k of a cohort is the k-th period from its start, read on
  * its last day (the unfinished one on the end day) and converted at that day's rate, or at the
  * cohort's first day's with fixFx. With a breakdown, a value's cohort pools the start periods

@@ -67,8 +67,8 @@ function keptInOrder(snapshot: AccountSnapshot, query: CustomerRowsQuery, fx: Fx
 }
 
 /**
- * The customers view of SPEC 4.5: filtered, searched, sorted, one page, MRR in the base currency.
- * Walks the cached order of every customer and builds only the page.
+ * The customers view (docs/metrics.md, "Customers view"): filtered, searched, sorted, one page, MRR
+ * in the base currency. Walks the cached order of every customer and builds only the page.
  */
 export function customersReport(
   snapshot: AccountSnapshot,

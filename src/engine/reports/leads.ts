@@ -108,7 +108,7 @@ function forecast(
  * Leads, trials and conversions per period of the range (the first and last cut to it).
  * Leads count in the period of their creation and trials in that of their start; a
  * conversion counts with its lead or trial, so a period's rates say what became of the
- * leads and trials it brought (SPEC 4.6: aggregated by creation and trial dates). Changes
+ * leads and trials it brought (docs/metrics.md, "Leads, trials and conversions"). Changes
  * are from the row before, null on the first row.
  */
 export function leadsReport(funnel: FunnelColumns, query: LeadsQuery): LeadsRow[] {

@@ -74,13 +74,13 @@ const KIND_COUNT = MOVEMENT_KINDS.length;
 const [NEW, EXPANSION, CONTRACTION, CHURN, REACTIVATION] = [0, 1, 2, 3, 4] as const;
 
 /**
- * MRR per period with its movements, in the base currency (DESIGN 4.3 to 4.5). For every
+ * MRR per period with its movements, in the base currency (docs/metrics.md, "MRR report"). For every
  * period, total_mrr = previous total_mrr + the five movements + fx_adjustment, exactly, in
  * whole cents: movements convert at the rate of their own day, totals at the rate of the
  * period's last day, and fx_adjustment is what the rates moving added. With fixFx every
  * amount converts at one rate, so fx_adjustment is 0 and the rounded movements are allocated
  * to add up to the change of the rounded totals. After today only movements a subscription
- * record schedules count, and only in committed mode (CMRR, DESIGN 4.6).
+ * record schedules count, and only in committed mode (docs/metrics.md, "Committed MRR").
  */
 export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): MrrRow[] {
   const { customers, fixFx } = query;

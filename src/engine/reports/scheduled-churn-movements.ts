@@ -15,9 +15,9 @@ export interface ScheduledChurnMovementsQuery {
 const CHURN_ONLY = new Set(['churn'] as const);
 
 /**
- * The cancellations subscription records schedule after today (DESIGN 4.6), one per customer and
- * day, in day order. Every scheduled movement after today is known today (scheduled.ts), so
- * committed movements from tomorrow on are exactly the pending ones.
+ * The cancellations subscription records schedule after today (docs/metrics.md, "Scheduled churn"),
+ * one per customer and day, in day order. Every scheduled movement after today is known today
+ * (scheduled.ts), so committed movements from tomorrow on are exactly the pending ones.
  */
 export function scheduledChurnMovements(
   snapshot: AccountSnapshot,

@@ -26,9 +26,10 @@ const CONTRACTION = MOVEMENT_KINDS.indexOf('contraction');
 
 /**
  * Per period of `[from, to]`, the MRR losses subscription records schedule after today
- * (DESIGN 4.6): cancellations as `churn`, scheduled downgrades as `contraction`, negative cents
- * of the base currency at the rate of each movement's day, with distinct customers counted.
- * Periods up to today hold zeros: what was scheduled for them has happened or not.
+ * (docs/metrics.md, "Scheduled churn"): cancellations as `churn`, scheduled downgrades as
+ * `contraction`, negative cents of the base currency at the rate of each movement's day, with
+ * distinct customers counted. Periods up to today hold zeros: what was scheduled for them has
+ * happened or not.
  */
 export function scheduledChurnSeries(
   snapshot: Snapshot,

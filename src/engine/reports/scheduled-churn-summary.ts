@@ -8,8 +8,9 @@ import { convertSums } from './totals.js';
 const CHURN = MOVEMENT_KINDS.indexOf('churn');
 
 /**
- * Scheduled churn as it stood on `day` (DESIGN 4.6): the churn movements known on that day and
- * effective after it, in negative whole cents of the base currency at the rate of `rateDay`.
+ * Scheduled churn as it stood on `day` (docs/metrics.md, "Scheduled churn"): the churn movements
+ * known on that day and effective after it, in negative whole cents of the base currency at the
+ * rate of `rateDay`.
  */
 export function scheduledChurnOn(
   snapshot: Snapshot,

@@ -1,10 +1,10 @@
 import { NO_DAY, type Snapshot } from '../snapshot.js';
 
 /**
- * The day a scheduled movement counts as known (DESIGN 4.6): the day its record says the change
- * was asked for, never later than today. When the record does not say, it is news today: it
- * cannot have been known before the record reached us, and counting it as known earlier would
- * put a cancellation into days its subscription did not even exist yet.
+ * The day a scheduled movement counts as known (docs/metrics.md, "Scheduled churn"): the day its
+ * record says the change was asked for, never later than today. When the record does not say, it is
+ * news today: it cannot have been known before the record reached us, and counting it as known
+ * earlier would put a cancellation into days its subscription did not even exist yet.
  */
 export function knownSince(knownDay: number | null, today: number): number {
   return Math.min(knownDay ?? today, today);
