@@ -403,7 +403,7 @@ export function createMetricsService(
         refreshAgain.delete(accountId);
         await refresh(accountId);
         // An account this process reads gets its next snapshot now, not at the next reader.
-        if (snapshots.has(accountId)) await current(accountId);
+        if (snapshots.has(accountId) && !stopping) await current(accountId);
       } catch (error) {
         try {
           options.onRefreshError?.(error, accountId);
