@@ -51,6 +51,14 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
         app.log.error({ err: error, accountId }, 'Refresh after a write failed'),
     },
   });
+  // A fault nothing caught ends the process, as it would without this, but through the log first:
+  // whoever reads the JSON log then sees why the service restarted.
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (error: unknown) => {
+      app.log.fatal({ err: error }, `${event}: the process ends`);
+      process.exit(1);
+    });
+  }
   // A write through another process (or this one) builds the snapshots this one holds again.
   const stopWatching = await store.watchDataVersions(
     (accountId) => services.metrics.versionMoved(accountId),

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, stopServer, storeEnv } from '../helpers/server-process.js';
 import { createTestLocation, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
@@ -37,4 +40,29 @@ describe.each(STORE_KINDS)('the server process on %s', (kind) => {
       await stopServer(second);
     }
   }, 120_000);
+
+  it('logs a fault nothing caught, then exits with status 1', async () => {
+    // Loaded before the server: a signal whose handler throws, as a bug in a callback would.
+    const dir = mkdtempSync(join(tmpdir(), 'mrrlytics-fault-'));
+    const fault = join(dir, 'fault.mjs');
+    writeFileSync(fault, "process.on('SIGUSR2', () => { throw new Error('a fault nothing caught'); });\n");
+    try {
+      const server = await startServer({ ...env, NODE_OPTIONS: `--import ${fault}` });
+      server.child.kill('SIGUSR2');
+      expect(await server.exited).toEqual({ code: 1, signal: null });
+      const logged = server.output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } });
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          level: 60,
+          msg: 'uncaughtException: the process ends',
+          err: expect.objectContaining({ message: 'a fault nothing caught' }),
+        }),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
