@@ -347,7 +347,8 @@ export function metricsRepo(db: Queryable) {
       await db.query(
         `insert into derived_changes (account_id, data_version, data_source_id, customer_id)
          select $1, coalesce((select data_version from account_data_state where account_id = $1), 0), k.s, k.i
-         from ${KEYS}`,
+         from ${KEYS}
+         on conflict do nothing`,
         [accountId, keysJson(keys)],
       );
       for (const table of ['mrr_movements', 'customer_metrics']) {

@@ -20,26 +20,6 @@ const GLOBAL_TABLES = new Set([
   'schema_migrations',
 ]);
 
-/**
- * What stands between a table and `create_distributed_table` today, table by table. Each is
- * documented in docs/operations.md ("Known gaps"); fixing one means a migration and an update here.
- */
-const KNOWN_GAPS: Record<string, string[]> = {
-  // Authentication finds a key by the hash of its secret before it knows the account.
-  api_keys: ['unique index api_keys_secret_hash lacks account_id'],
-  // An invitation link names only its token.
-  team_members: ['unique index team_members_invite_hash lacks account_id'],
-  // A request names its session by the cookie alone.
-  web_sessions: ['unique index web_sessions_token_hash lacks account_id'],
-  // The owner setup link names only its token.
-  web_setup_tokens: ['unique index web_setup_tokens_token_hash lacks account_id'],
-  // The OAuth callback names only its `state`.
-  oauth_states: ['primary key lacks account_id'],
-  // Append-only log pruned by time: Citus distributes it, but moving its shards by logical
-  // replication needs a replica identity, which a table without a key lacks.
-  derived_changes: ['no primary key'],
-};
-
 /** Triggers run on the worker that holds the shard; Citus accepts them only with citus.enable_unsafe_triggers. */
 const TRIGGERS = ['customers.customers_delete_invoices', 'invoices.invoices_delete_children'];
 
@@ -109,7 +89,7 @@ async function foreignKeys(db: Queryable): Promise<ForeignKeyRow[]> {
   );
 }
 
-/** What keeps each table from being distributed by account_id, as KNOWN_GAPS words it. */
+/** What keeps each table from being distributed by account_id, table by table. */
 async function distributionGaps(db: Queryable): Promise<Record<string, string[]>> {
   // One after the other: inside a transaction they share one connection.
   const tables = await publicTables(db);
@@ -154,8 +134,8 @@ describe.runIf(STORE_KINDS.includes('postgres'))('distribution readiness of the 
     await location.drop();
   });
 
-  it('keys every table but the global ones by account_id, except the known gaps', async () => {
-    expect(await distributionGaps(db)).toEqual(KNOWN_GAPS);
+  it('keys every table but the global ones by account_id', async () => {
+    expect(await distributionGaps(db)).toEqual({});
   });
 
   it('names only global tables that exist, so the exceptions cannot go stale', async () => {
@@ -186,7 +166,6 @@ describe.runIf(STORE_KINDS.includes('postgres'))('distribution readiness of the 
     });
     await expect(checked).rejects.toBe(rollback);
     expect(found).toEqual({
-      ...KNOWN_GAPS,
       no_account: ['no account_id column', 'primary key lacks account_id'],
       bad_keys: [
         'primary key lacks account_id',
@@ -196,7 +175,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('distribution readiness of the 
       ],
       fx_rates: ['foreign key fx_rates_account_id_fkey to a distributed table'],
     });
-    expect(await distributionGaps(db)).toEqual(KNOWN_GAPS);
+    expect(await distributionGaps(db)).toEqual({});
   });
 
   it('has only the triggers docs/operations.md lists for citus.enable_unsafe_triggers', async () => {
