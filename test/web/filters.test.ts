@@ -167,6 +167,8 @@ describe.runIf(browserAvailable()).each(STORE_KINDS)('report filters in chromium
     }
 
     await page.getByLabel('Custom variable').fill('industry');
+    // The values offered arrive first: they must not change the value field's name.
+    await page.locator('#custom-values option[value="saas"]').waitFor({ state: 'attached' });
     await page.getByLabel('Value', { exact: true }).fill('saas');
     await page.getByRole('button', { name: 'Add' }).click();
     await expectFiltered(/custom_industry=saas/, '&custom_industry=saas', delta.mrr!);

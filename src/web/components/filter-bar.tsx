@@ -138,15 +138,16 @@ function CustomFilter({ onAdd }: { onAdd: (key: string, value: string) => void }
           onInput={(e) => setValue(e.currentTarget.value)}
           onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), add())}
         />
-        <datalist id="custom-values">
-          {values.state === 'done' &&
-            values.value.map((item) => (
-              <option key={item.value} value={item.value}>
-                {`${item.value} (${item.count})`}
-              </option>
-            ))}
-        </datalist>
       </label>
+      {/* Outside the label: inside, the options' text would become part of the field's name. */}
+      <datalist id="custom-values">
+        {values.state === 'done' &&
+          values.value.map((item) => (
+            <option key={item.value} value={item.value}>
+              {`${item.value} (${item.count})`}
+            </option>
+          ))}
+      </datalist>
       <button type="button" class="secondary" onClick={add} disabled={!clean || !value.trim()}>
         Add
       </button>
