@@ -51,8 +51,17 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
         app.log.error({ err: error, accountId }, 'Refresh after a write failed'),
     },
   });
-  // A fault nothing caught ends the process, as it would without this, but through the log first:
-  // whoever reads the JSON log then sees why the service restarted.
+  const app = await buildApp(services, {
+    bodyLimitBytes: config.bodyLimitBytes,
+    logger: { level: config.logLevel },
+    rateLimits: config.rateLimits,
+    requestDeadlineMs: config.requestDeadlineMs,
+    timeouts: config.timeouts,
+    trustProxy: config.trustProxy,
+  });
+
+  // From here on, a fault nothing caught ends the process as it would without this, but through
+  // the log first: whoever reads the JSON log then sees why the service restarted.
   for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
     process.on(event, (error: unknown) => {
       app.log.fatal({ err: error }, `${event}: the process ends`);
@@ -64,15 +73,6 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
     (accountId) => services.metrics.versionMoved(accountId),
     (error) => app.log.warn({ err: error }, 'Lost the connection that hears data changes; connecting again'),
   );
-  const app = await buildApp(services, {
-    bodyLimitBytes: config.bodyLimitBytes,
-    logger: { level: config.logLevel },
-    rateLimits: config.rateLimits,
-    requestDeadlineMs: config.requestDeadlineMs,
-    timeouts: config.timeouts,
-    trustProxy: config.trustProxy,
-  });
-
   // Stop accepting, let in-flight requests finish, close the store; whatever hangs, exit by the
   // deadline. A committed write is in the store's log by then, so exiting unclosed loses none.
   // `once`: a second signal gets Node's default and ends the process at once. A worker may get

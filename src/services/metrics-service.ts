@@ -41,6 +41,8 @@ const PRUNE_EVERY_MS = 60_000;
  * the first write that asked for it while they go on.
  */
 const REFRESH_PAUSE = { quietMs: 200, atMostMs: 2_000 };
+/** An account read within this long gets its snapshots built ahead of its readers. */
+const READ_LATELY_MS = 10 * 60_000;
 
 /** `promise`'s value when it settles within `ms`, else null. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
@@ -371,6 +373,42 @@ export function createMetricsService(
 
   const refreshing = new Map<string, Promise<void>>();
   const refreshAgain = new Set<string>();
+  /** When readers last asked for each account's snapshot. */
+  const readAt = new Map<string, number>();
+  /** Snapshots built ahead of their readers, under way. */
+  const buildingAhead = new Set<Promise<void>>();
+
+  const readLately = (accountId: string) =>
+    snapshots.has(accountId) && Date.now() - (readAt.get(accountId) ?? 0) < READ_LATELY_MS;
+
+  function reportRefreshError(error: unknown, accountId: string): void {
+    try {
+      options.onRefreshError?.(error, accountId);
+    } catch {
+      // A failing report of a failure must not end the process; the next reader refreshes.
+    }
+  }
+
+  /**
+   * Builds the next snapshot of an account read lately, so that its next reader does not wait,
+   * when a patch will do: a whole read (a large import under way) is left to the next reader
+   * rather than repeated after every refresh, in every process.
+   */
+  function buildAhead(accountId: string): void {
+    const held = snapshots.get(accountId);
+    if (!held || stopping || !readLately(accountId)) return;
+    const from = { version: held.version, readAt: held.readAt, customers: held.customers.length };
+    const run = changedSince(store, accountId, from, Date.now())
+      .then(async (changed) => {
+        if (changed && !stopping) await current(accountId);
+      })
+      // At shutdown the store may close under it; the next start builds anyway.
+      .catch((error: unknown) => {
+        if (!stopping) reportRefreshError(error, accountId);
+      })
+      .finally(() => buildingAhead.delete(run));
+    buildingAhead.add(run);
+  }
   /** Background refreshes asked for and not started: since when, and the timer that starts it. */
   const asked = new Map<string, { since: number; timer: NodeJS.Timeout }>();
 
@@ -402,14 +440,9 @@ export function createMetricsService(
       try {
         refreshAgain.delete(accountId);
         await refresh(accountId);
-        // An account this process reads gets its next snapshot now, not at the next reader.
-        if (snapshots.has(accountId) && !stopping) await current(accountId);
+        buildAhead(accountId);
       } catch (error) {
-        try {
-          options.onRefreshError?.(error, accountId);
-        } catch {
-          // A failing report of a failure must not end the process; the next reader refreshes.
-        }
+        reportRefreshError(error, accountId);
       } finally {
         refreshing.delete(accountId);
         // Writes during the run asked for another, after the same pause as any.
@@ -423,13 +456,17 @@ export function createMetricsService(
     refresh,
 
     /** The account's snapshot, reflecting every write committed before the call. */
-    snapshot: current,
+    snapshot(accountId: string): Promise<AccountSnapshot> {
+      readAt.set(accountId, Date.now());
+      return current(accountId);
+    },
 
     /**
      * The snapshot a report reads: the current one when it is ready within the read wait,
      * else the previous one, and the request learns how old its data is.
      */
     async snapshotToRead(accountId: string): Promise<AccountSnapshot> {
+      readAt.set(accountId, Date.now());
       const version = await store.changes.dataVersion(accountId);
       const held = snapshots.get(accountId);
       const readWaitMs = options.readWaitMs;
@@ -468,18 +505,18 @@ export function createMetricsService(
      * write here, so its next reader does not wait (docs/operations.md, "Several processes").
      */
     versionMoved(accountId: string): void {
-      if (snapshots.has(accountId)) refreshSoon(accountId);
+      if (readLately(accountId)) refreshSoon(accountId);
     },
 
     /** Starts the background refreshes asked for and waits for them all (tests). */
     async settled(): Promise<void> {
-      while (asked.size > 0 || refreshing.size > 0) {
+      while (asked.size > 0 || refreshing.size > 0 || buildingAhead.size > 0) {
         for (const [accountId, { timer }] of asked) {
           clearTimeout(timer);
           asked.delete(accountId);
           startRefresh(accountId);
         }
-        await Promise.all([...refreshing.values()]);
+        await Promise.all([...refreshing.values(), ...buildingAhead]);
       }
     },
 

@@ -6,7 +6,8 @@ const RETRY_MS = { first: 1_000, most: 60_000 };
 /**
  * LISTENs on `channel` over a connection of its own: a pool's connections are handed from
  * statement to statement and would stop hearing once released. A lost connection is made again,
- * after a wait that grows while the server stays away.
+ * after a wait that grows while the server stays away; TCP keep-alive notices a connection a
+ * network device dropped without a word, which would otherwise go on hearing nothing.
  */
 export async function listenOn(
   connectionString: string,
@@ -15,27 +16,34 @@ export async function listenOn(
   onLost: (error: unknown) => void,
 ): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
+  let attempt: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let delay = RETRY_MS.first;
   let closed = false;
 
   /** Connects and listens; a failure of the first attempt is the caller's, later ones are retried. */
   async function connect(first: boolean): Promise<void> {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, keepAlive: true });
     let gone = false;
+    let listening = false;
     const lose = (error: unknown) => {
       if (gone) return;
       gone = true;
       next.end().catch(() => {});
       if (client === next) client = undefined;
-      if (closed || first) return;
-      onLost(error);
+      // A first attempt's failure is the caller's to handle.
+      if (closed || (first && !listening)) return;
       // A failed attempt loses its connection too, which sets the next one going.
       retry = setTimeout(() => {
-        connect(false).catch(() => {});
+        attempt = connect(false).catch(() => {});
       }, delay);
       retry.unref();
       delay = Math.min(delay * 2, RETRY_MS.most);
+      try {
+        onLost(error);
+      } catch {
+        // Reporting the loss must not stop the listening from coming back.
+      }
     };
     next.on('error', lose);
     next.on('end', () => lose(new Error(`The connection listening on ${channel} ended`)));
@@ -49,15 +57,22 @@ export async function listenOn(
       lose(error);
       throw error;
     }
+    // Closed while this attempt was under way: it must not go on listening.
+    if (closed) {
+      gone = true;
+      await next.end();
+      return;
+    }
+    listening = true;
     client = next;
     delay = RETRY_MS.first;
-    first = false;
   }
 
   await connect(true);
   return async () => {
     closed = true;
     clearTimeout(retry);
+    await attempt;
     await client?.end();
   };
 }

@@ -59,13 +59,36 @@ describe.each(STORE_KINDS)('a write heard from another process on %s', (kind) =>
     await heard(accountId, () =>
       writer.customers.upsert(accountId, [{ id: 'b', name: 'B', created_date: '2026-01-01' }]),
     );
-    // Built already: the reader neither derives nor reads the account under its lock.
-    const lock = vi.spyOn(testStore.store.metrics, 'lockAccount');
+    // Built already: the reader neither derives nor reads the account (each is a transaction).
+    const transactions = vi.spyOn(testStore.store, 'transaction');
     const after = await reader.metrics.snapshot(accountId);
-    expect(lock).not.toHaveBeenCalled();
-    lock.mockRestore();
+    expect(transactions).not.toHaveBeenCalled();
+    transactions.mockRestore();
     expect(after.version).toBeGreaterThan(before.version);
     expect(after.customers.map((customer) => customer.id)).toEqual(['a', 'b']);
+  });
+
+  it('leaves a change too large to patch to the next reader', async () => {
+    const accountId = await accountWithCustomer('Imported');
+    // A process that hears of the writes only once they are all made, as one that was busy.
+    const late = createServices(testStore.store, clock);
+    await late.metrics.snapshot(accountId);
+    // More customers than a patch reads (2,000, and a fifth of the account): a whole read, as
+    // after a large import, which building ahead would repeat after every refresh.
+    const many = Array.from({ length: 2001 }, (_, n) => ({
+      id: `m${n}`,
+      name: `M${n}`,
+      created_date: '2026-01-01',
+    }));
+    await heard(accountId, () => writer.customers.upsert(accountId, many));
+    await writer.metrics.refresh(accountId);
+    late.metrics.versionMoved(accountId);
+    await late.metrics.settled();
+    const transactions = vi.spyOn(testStore.store, 'transaction');
+    const after = await late.metrics.snapshot(accountId);
+    expect(transactions).toHaveBeenCalled();
+    transactions.mockRestore();
+    expect(after.customers).toHaveLength(2002);
   });
 
   it('leaves an account it does not read to its own readers', async () => {

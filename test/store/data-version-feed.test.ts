@@ -92,4 +92,35 @@ describe.runIf(STORE_KINDS.includes('postgres'))('data version changes between p
       await other.close();
     }
   });
+
+  it('stops listening when closed while it waits to connect again', async () => {
+    const { databaseUrl } = testStore.location.location as { databaseUrl: string };
+    const lost: unknown[] = [];
+    const stop = await testStore.store.watchDataVersions(
+      () => {},
+      (error) => lost.push(error),
+    );
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const listeners = async () =>
+      (
+        await admin.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and query like 'listen %'`,
+        )
+      ).rows[0]!.n;
+    try {
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and query like 'listen %'`,
+      );
+      await until(lost, 1);
+      await stop();
+      // Past the first retry's wait: no connection came back to listen.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await listeners()).toBe(0);
+    } finally {
+      await admin.end();
+    }
+  });
 });
