@@ -25,7 +25,7 @@ import { customerHistory, plansByKey } from './customer-history.js';
 import type { Clock } from './clock.js';
 import type { FxService } from './fx-service.js';
 import { servedStale } from './read-freshness.js';
-import { changedSince, DERIVED_CHANGES_KEPT_S } from './snapshot-changes.js';
+import { changedSince, DERIVED_CHANGES_KEPT_S, readVersionOf } from './snapshot-changes.js';
 import { today } from './report-context.js';
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
@@ -284,14 +284,7 @@ export function createMetricsService(
     return store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
       await pruneWhenDue(tx, accountId, versionReadAt);
-      const changed =
-        held &&
-        (await changedSince(
-          tx,
-          accountId,
-          { version: held.version, readAt: held.readAt, customers: held.customers.length },
-          versionReadAt,
-        ));
+      const changed = held && (await changedSince(tx, accountId, readVersionOf(held), versionReadAt));
       if (changed) {
         const fresh =
           changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
@@ -397,8 +390,7 @@ export function createMetricsService(
   function buildAhead(accountId: string): void {
     const held = snapshots.get(accountId);
     if (!held || stopping || !readLately(accountId)) return;
-    const from = { version: held.version, readAt: held.readAt, customers: held.customers.length };
-    const run = changedSince(store, accountId, from, Date.now())
+    const run = changedSince(store, accountId, readVersionOf(held), Date.now())
       .then(async (changed) => {
         if (changed && !stopping) await current(accountId);
       })

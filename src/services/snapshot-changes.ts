@@ -1,3 +1,4 @@
+import type { AccountSnapshot } from '../engine/account-snapshot.js';
 import type { Repos } from '../store/open-store.js';
 import type { RecordKey } from '../store/records-repo.js';
 
@@ -22,6 +23,11 @@ export interface ReadVersion {
   readAt: number;
   /** How many customers it holds. */
   customers: number;
+}
+
+/** What a snapshot was read at. */
+export function readVersionOf(snapshot: AccountSnapshot): ReadVersion {
+  return { version: snapshot.version, readAt: snapshot.readAt, customers: snapshot.customers.length };
 }
 
 /**
