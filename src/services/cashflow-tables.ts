@@ -146,7 +146,7 @@ export function createCashflowTables(store: Store) {
     return patchedTable ?? build(accountId, keys);
   }
 
-  return function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
+  function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const cached = cache.get(accountId);
     if (cached && cached.version === snapshot.version) return cached.table;
     const keys = customerKeys(snapshot);
@@ -167,7 +167,12 @@ export function createCashflowTables(store: Store) {
       );
     });
     return table;
-  };
+  }
+
+  return Object.assign(cashflowTable, {
+    /** Whether the table of this snapshot's version is held or being built: asking costs nothing more. */
+    holds: (accountId: string, version: number) => cache.get(accountId)?.version === version,
+  });
 }
 
 /** The lines of the given invoices, in the order of the keys (none for an invoice since deleted). */

@@ -87,7 +87,12 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const reports = createReportsService(reportInputs);
   // One cache of the invoices for every report that reads them.
   const cashflowTables = createCashflowTables(store);
-  const cashflow = createCashflowService(cashflowTables, store, reportInputs);
+  // Reports over the cashflow table answer from the previous snapshot only when its table is
+  // held: building one for a snapshot about to be replaced reads every invoice for nothing.
+  const cashflowInputs = createReportInputs(metrics, fx, reportQuery, (accountId, held) =>
+    cashflowTables.holds(accountId, held.version),
+  );
+  const cashflow = createCashflowService(cashflowTables, store, cashflowInputs);
   const outbound = options.outbound ?? STRICT_OUTBOUND;
   const webhooks = createWebhooksService(store, clock, {
     jobs: options.jobs ?? NO_JOB_RUNNER,
@@ -165,7 +170,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     churn: createChurnService(reportInputs, clock),
     leads: createLeadsService(reportInputs),
     cohort: createCohortService(reportInputs),
-    mapRetention: createMapRetentionService(reportInputs, cashflowTables),
+    mapRetention: createMapRetentionService(reportInputs, cashflowInputs, cashflowTables),
     exports: createExportsService(reportInputs),
     customVariables: createCustomVariablesService(metrics, clock),
     customers,

@@ -35,10 +35,14 @@ function parseTrailingMonths(raw: string | undefined): number | undefined {
  * The world map and the retention series (docs/metrics.md, "World map" and "Retention"), pure engine
  * functions over the snapshot.
  */
-export function createMapRetentionService(prepare: ReportInputs, cashflowTables: CashflowTables) {
+export function createMapRetentionService(
+  prepare: ReportInputs,
+  prepareWithCashflow: ReportInputs,
+  cashflowTables: CashflowTables,
+) {
   return {
     async map(accountId: string, raw: RawReportParams): Promise<{ currency: string; result: MapReport }> {
-      const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      const { query, snapshot, customers, table } = await prepareWithCashflow(accountId, raw);
       const cashflow = await cashflowTables(accountId, snapshot);
       return {
         currency: query.baseCurrency,

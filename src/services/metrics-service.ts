@@ -457,7 +457,10 @@ export function createMetricsService(
      * The snapshot a report reads: the current one when it is ready within the read wait,
      * else the previous one, and the request learns how old its data is.
      */
-    async snapshotToRead(accountId: string): Promise<AccountSnapshot> {
+    async snapshotToRead(
+      accountId: string,
+      acceptStale: (held: AccountSnapshot) => boolean = () => true,
+    ): Promise<AccountSnapshot> {
       readAt.set(accountId, Date.now());
       const version = await store.changes.dataVersion(accountId);
       const held = snapshots.get(accountId);
@@ -475,7 +478,10 @@ export function createMetricsService(
       // The newer snapshot goes on being built; its failure is the next reader's.
       next.catch(() => undefined);
       const latest = snapshots.get(accountId)!;
-      if (latest.version < version) servedStale(latest.readAt);
+      if (latest.version >= version) return latest;
+      // A report whose own data for the held snapshot would cost more than the wait reads the newer.
+      if (!acceptStale(latest)) return next;
+      servedStale(latest.readAt);
       return latest;
     },
 

@@ -1,4 +1,4 @@
-import { filteredCustomers } from '../engine/account-snapshot.js';
+import { type AccountSnapshot, filteredCustomers } from '../engine/account-snapshot.js';
 import type { FxService } from './fx-service.js';
 import type { MetricsService } from './metrics-service.js';
 import type { ReportQueries } from './report-context.js';
@@ -6,9 +6,15 @@ import type { RawReportParams } from './report-query.js';
 
 /**
  * What every report starts from: the parsed query, the account snapshot, the customers the
- * filters keep (null when there is no filter) and the exchange rates.
+ * filters keep (null when there is no filter) and the exchange rates. `acceptStale` says whether
+ * the previous snapshot will do while a newer one is built (by default it does).
  */
-export function createReportInputs(metrics: MetricsService, fx: FxService, reportQuery: ReportQueries) {
+export function createReportInputs(
+  metrics: MetricsService,
+  fx: FxService,
+  reportQuery: ReportQueries,
+  acceptStale?: (accountId: string, held: AccountSnapshot) => boolean,
+) {
   return async function reportInputs<Own = undefined>(
     accountId: string,
     raw: RawReportParams,
@@ -22,7 +28,10 @@ export function createReportInputs(metrics: MetricsService, fx: FxService, repor
     // The query first: a bad parameter fails before any data is loaded.
     const query = await reportQuery(accountId, raw, defaultRange);
     const own = parseOwn?.(query) as Own;
-    const snapshot = await metrics.snapshotToRead(accountId);
+    const snapshot = await metrics.snapshotToRead(
+      accountId,
+      acceptStale && ((held) => acceptStale(accountId, held)),
+    );
     const customers = filteredCustomers(snapshot, query.filters, query.to);
     return { query, own, snapshot, customers, table: await fx.table() };
   };
