@@ -64,6 +64,8 @@ interface Built {
   /** The customers the table's indexes name (not the snapshot: it would outlive its version). */
   keys: readonly string[];
   table: Promise<CashflowTable>;
+  /** Whether `table` has been read. */
+  ready: boolean;
 }
 
 /**
@@ -126,17 +128,19 @@ export function createCashflowTables(store: Store) {
     keys: readonly string[],
     cached?: Built,
   ) {
-    const table = cached && (await cached.table.catch(() => undefined));
+    // Whether a patch will do before waiting for the previous table: when it will not (an
+    // import), this read starts at once rather than after one that may still take seconds.
     const changed =
-      table &&
+      cached &&
       (await changedSince(
         store,
         accountId,
         { version: cached.version, readAt: cached.readAt, customers: cached.keys.length },
         Date.now(),
       ));
+    const table = changed && (await cached.table.catch(() => undefined));
     const patchedTable =
-      changed &&
+      table &&
       (await patched(
         accountId,
         { keys: cached.keys, table },
@@ -153,8 +157,12 @@ export function createCashflowTables(store: Store) {
     const table = tableFor(accountId, snapshot, keys, cached);
     // A reader of an older snapshot (answered while a newer one was built) leaves the newer table cached.
     if (cached && snapshot.version < cached.version) return table;
-    const entry = { version: snapshot.version, readAt: snapshot.readAt, keys, table };
+    const entry: Built = { version: snapshot.version, readAt: snapshot.readAt, keys, table, ready: false };
     cache.set(accountId, entry);
+    table.then(
+      () => (entry.ready = true),
+      () => undefined,
+    );
     // A failed read is not kept: the next call tries again, patching the previous table if it was read.
     table.catch(() => {
       if (cache.get(accountId) !== entry) return;
@@ -170,8 +178,15 @@ export function createCashflowTables(store: Store) {
   }
 
   return Object.assign(cashflowTable, {
-    /** Whether the table of this snapshot's version is held or being built: asking costs nothing more. */
-    holds: (accountId: string, version: number) => cache.get(accountId)?.version === version,
+    /**
+     * Whether the table of this snapshot's version is read and held: asking costs nothing more.
+     * One still being read (for a snapshot that revenue-event detection took during an import,
+     * say) may take as long as a newer snapshot's.
+     */
+    holds(accountId: string, version: number): boolean {
+      const held = cache.get(accountId);
+      return held !== undefined && held.version === version && held.ready;
+    },
   });
 }
 

@@ -5,6 +5,7 @@ import type { CashflowInvoiceRow } from '../../src/store/cashflow-repo.js';
 import type { Store } from '../../src/store/open-store.js';
 import type { RecordKey } from '../../src/store/records-repo.js';
 import { customerView } from '../helpers/customer-view.js';
+import { deferred } from '../helpers/deferred.js';
 
 const row = (id: string, customer: string): CashflowInvoiceRow => ({
   id,
@@ -39,15 +40,22 @@ const row = (id: string, customer: string): CashflowInvoiceRow => ({
 });
 
 /**
- * A store whose cashflow read counts its calls and fails when told to, and that has recorded no
- * customer as re-derived.
+ * A store whose cashflow read counts its calls, fails when told to and waits for `gate` when
+ * one is set, and that records `derived` as the customers re-derived (none by default).
  */
 function fakeStore(rows: CashflowInvoiceRow[]) {
-  const state = { reads: 0, fail: false, byCustomer: [] as string[][] };
+  const state = {
+    reads: 0,
+    fail: false,
+    byCustomer: [] as string[][],
+    gate: undefined as Promise<void> | undefined,
+    derived: [] as RecordKey[],
+  };
   const store = {
     cashflow: {
       async *invoicePages() {
         state.reads += 1;
+        await state.gate;
         if (state.fail) throw new Error('down');
         yield await Promise.resolve(rows);
       },
@@ -56,7 +64,7 @@ function fakeStore(rows: CashflowInvoiceRow[]) {
         return Promise.resolve(rows.filter((row) => keys.some((key) => key.id === row.customer_id)));
       },
     },
-    metrics: { derivedSince: () => Promise.resolve([]) },
+    metrics: { derivedSince: () => Promise.resolve(state.derived) },
   } as unknown as Store;
   return { store, state };
 }
@@ -113,6 +121,36 @@ describe('cashflow tables', () => {
     expect(again.invoiceId).toEqual(['i1']);
     expect(derivedSince).toHaveBeenCalledTimes(2);
     expect(state.reads).toBe(1);
+  });
+
+  it('holds a table once it is read, not while it is being read', async () => {
+    const { store, state } = fakeStore([row('i1', 'c1')]);
+    const tables = createCashflowTables(store);
+    const gate = deferred();
+    state.gate = gate.promise;
+    const reading = tables('a', snapshot(1));
+    expect(tables.holds('a', 1)).toBe(false);
+    gate.resolve();
+    await reading;
+    expect(tables.holds('a', 1)).toBe(true);
+    expect(tables.holds('a', 2)).toBe(false);
+  });
+
+  it('reads a table whole at once, without waiting for the previous one, when a patch will not do', async () => {
+    const { store, state } = fakeStore([row('i1', 'c1')]);
+    const tables = createCashflowTables(store);
+    const now = Date.now();
+    const gate = deferred();
+    state.gate = gate.promise;
+    const previous = tables('a', buildAccountSnapshot(1, [customerView('c1')], now));
+    // More customers re-derived since than a patch reads (2,000): an import.
+    state.derived = Array.from({ length: 2001 }, (_, n) => ({ dataSourceId: 'ds1', id: `m${n}` }));
+    state.gate = undefined;
+    const next = await tables('a', buildAccountSnapshot(2, [customerView('c1')], now));
+    expect(next.invoiceId).toEqual(['i1']);
+    expect(state.reads).toBe(2);
+    gate.resolve();
+    await previous;
   });
 
   it('reads again after a failed read', async () => {
