@@ -367,12 +367,12 @@ export function createMetricsService(
   const refreshing = new Map<string, Promise<void>>();
   const refreshAgain = new Set<string>();
   /** When readers last asked for each account's snapshot. */
-  const readAt = new Map<string, number>();
+  const lastRead = new Map<string, number>();
   /** Snapshots built ahead of their readers, under way. */
   const buildingAhead = new Set<Promise<void>>();
 
   const readLately = (accountId: string) =>
-    snapshots.has(accountId) && Date.now() - (readAt.get(accountId) ?? 0) < READ_LATELY_MS;
+    snapshots.has(accountId) && Date.now() - (lastRead.get(accountId) ?? 0) < READ_LATELY_MS;
 
   function reportRefreshError(error: unknown, accountId: string): void {
     try {
@@ -449,7 +449,7 @@ export function createMetricsService(
 
     /** The account's snapshot, reflecting every write committed before the call. */
     snapshot(accountId: string): Promise<AccountSnapshot> {
-      readAt.set(accountId, Date.now());
+      lastRead.set(accountId, Date.now());
       return current(accountId);
     },
 
@@ -461,7 +461,7 @@ export function createMetricsService(
       accountId: string,
       acceptStale: (held: AccountSnapshot) => boolean = () => true,
     ): Promise<AccountSnapshot> {
-      readAt.set(accountId, Date.now());
+      lastRead.set(accountId, Date.now());
       const version = await store.changes.dataVersion(accountId);
       const held = snapshots.get(accountId);
       const readWaitMs = options.readWaitMs;
