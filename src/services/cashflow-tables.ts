@@ -160,20 +160,21 @@ export function createCashflowTables(store: Store) {
     const entry: Built = { version: snapshot.version, readAt: snapshot.readAt, keys, table, ready: false };
     cache.set(accountId, entry);
     table.then(
-      () => (entry.ready = true),
-      () => undefined,
+      () => {
+        entry.ready = true;
+      },
+      // A failed read is not kept: the next call tries again, patching the previous table if it was read.
+      () => {
+        if (cache.get(accountId) !== entry) return;
+        cache.delete(accountId);
+        cached?.table.then(
+          () => {
+            if (!cache.has(accountId)) cache.set(accountId, cached);
+          },
+          () => undefined,
+        );
+      },
     );
-    // A failed read is not kept: the next call tries again, patching the previous table if it was read.
-    table.catch(() => {
-      if (cache.get(accountId) !== entry) return;
-      cache.delete(accountId);
-      cached?.table.then(
-        () => {
-          if (!cache.has(accountId)) cache.set(accountId, cached);
-        },
-        () => undefined,
-      );
-    });
     return table;
   }
 
