@@ -5,7 +5,7 @@ import {
   CashflowTableBuilder,
   patchCashflowTable,
 } from '../engine/cashflow/cashflow-table.js';
-import { dayNumber } from '../engine/days.js';
+import { dayNumber, dayString } from '../engine/days.js';
 import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
@@ -56,6 +56,24 @@ const PAGE = 20_000;
 /** Each customer's `customerKey`, by snapshot index. */
 function customerKeys(snapshot: AccountSnapshot): string[] {
   return snapshot.customers.map((customer) => customerKey(customer.dataSourceId, customer.id));
+}
+
+/**
+ * A table of only the snapshot's invoices that failed a payment and have a transaction on or
+ * after `from` (a day number): enough for revenue-event detection, which looks back a few weeks,
+ * without reading the account's every invoice as the cashflow reports' table does.
+ */
+export async function failingInvoicesTable(
+  store: Store,
+  accountId: string,
+  snapshot: AccountSnapshot,
+  from: number,
+): Promise<CashflowTable> {
+  const indexes = new Map(customerKeys(snapshot).map((key, index) => [key, index]));
+  const builder = new CashflowTableBuilder();
+  const rows = await store.cashflow.failingInvoicesSince(accountId, dayString(from));
+  for (const invoice of cashflowInvoices(rows, indexes)) builder.add(invoice);
+  return builder.finish();
 }
 
 interface Built {
@@ -181,8 +199,8 @@ export function createCashflowTables(store: Store) {
   return Object.assign(cashflowTable, {
     /**
      * Whether the table of this snapshot's version is read and held: asking costs nothing more.
-     * One still being read (for a snapshot that revenue-event detection took during an import,
-     * say) may take as long as a newer snapshot's.
+     * One still being read (for a snapshot a report took during an import, say) may take as
+     * long as a newer snapshot's.
      */
     holds(accountId: string, version: number): boolean {
       const held = cache.get(accountId);

@@ -118,7 +118,6 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     clock,
     metrics,
     fx,
-    cashflowTables,
     reports,
     settings,
     mailer: createMailer(options.smtp),

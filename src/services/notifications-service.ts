@@ -17,7 +17,7 @@ import { MOVEMENT_KINDS } from '../engine/vocabulary.js';
 import type { JobOptions, JobPayload, JobSender } from '../jobs/job-queue.js';
 import type { RevenueEventRow } from '../store/notifications-repo.js';
 import type { Store } from '../store/open-store.js';
-import type { CashflowTables } from './cashflow-tables.js';
+import { failingInvoicesTable } from './cashflow-tables.js';
 import { type ChatSystem, chatTargets, postToChat } from './chat-delivery.js';
 import { type OutboundPolicy, STRICT_OUTBOUND } from './outbound-http.js';
 import type { Clock } from './clock.js';
@@ -70,7 +70,6 @@ export interface NotificationDeps {
   clock: Clock;
   metrics: MetricsService;
   fx: FxService;
-  cashflowTables: CashflowTables;
   reports: ReportsService;
   settings: SettingsService;
   mailer: Mailer;
@@ -125,10 +124,11 @@ export function createNotificationsService(deps: NotificationDeps) {
     if (!account) return [];
     const snapshot = await deps.metrics.snapshot(accountId);
     const day = today(clock);
+    const from = day - DETECTION_LOOKBACK_DAYS;
     const detected = detectRevenueEvents(
       snapshot,
-      await deps.cashflowTables(accountId, snapshot),
-      { accountId, baseCurrency: account.base_currency, today: day, from: day - DETECTION_LOOKBACK_DAYS },
+      await failingInvoicesTable(store, accountId, snapshot, from),
+      { accountId, baseCurrency: account.base_currency, today: day, from },
       await deps.fx.table(),
     );
     const sources = [...new Set(snapshot.customers.map((customer) => customer.dataSourceId))];

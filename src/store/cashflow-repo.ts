@@ -98,6 +98,29 @@ export function cashflowRepo(db: Queryable) {
     },
 
     /**
+     * The invoices with a failed payment attempt and a transaction on or after `since`
+     * (YYYY-MM-DD, UTC), with all their transactions: what revenue-event detection needs of the
+     * cashflow, a few per cent of an account's invoices. The account's transactions are read
+     * once by date; each one found probes its invoice's transactions for a failure.
+     */
+    failingInvoicesSince(accountId: string, since: string): Promise<CashflowInvoiceRow[]> {
+      return jsonRows<CashflowInvoiceRow>(
+        db,
+        `select ${INVOICE_COLUMNS}, ${TRANSACTIONS_JSON} as transactions
+         from (select distinct t.data_source_id, t.invoice_id from invoice_transactions t
+           where t.account_id = $1 and t.date >= $2::timestamptz
+             and exists (select 1 from invoice_transactions f where f.account_id = $1
+               and f.data_source_id = t.data_source_id and f.invoice_id = t.invoice_id
+               and f.type = 'payment' and f.result = 'failed')) k
+         cross join lateral (select * from invoices x
+           where x.account_id = $1 and x.data_source_id = k.data_source_id and x.invoice_id = k.invoice_id
+           offset 0) i`,
+        [accountId, `${since}T00:00:00Z`],
+        { orderBy: 'q.data_source, q.id' },
+      );
+    },
+
+    /**
      * The lines of the given invoices (one page of the invoices detail), one row per key. From
      * the keys straight to the lines' index: joined to the invoices, the planner (without
      * statistics on PGlite) hashes every invoice of the account for a page of 100.

@@ -122,6 +122,66 @@ describe.each(STORE_KINDS)('notifications on %s', (kind) => {
     expect(postsTo('/import-teams')).toHaveLength(1);
   });
 
+  it('records failed payments and recoveries of the last 35 days only, each once', async () => {
+    t.clock.set('2026-11-23T12:00:00.000Z');
+    const { account, post } = await newAccount({});
+    await post('/data/customers', [customer('payer', 'Payer')]);
+    const pay = (id: string, date: string, result: string, type = 'payment') => ({
+      id,
+      date,
+      type,
+      result,
+      amount: 1000,
+    });
+    const invoice = (id: string, transactions: object[]) => ({
+      id,
+      customer_id: 'payer',
+      date: '2026-07-01',
+      currency: 'usd',
+      amount: 1000,
+      transactions,
+    });
+    // Detection looks from 2026-11-23 - 35 days = 2026-10-19 on.
+    await post('/data/invoices', [
+      invoice('failed', [pay('a1', '2026-11-01T10:00:00Z', 'failed')]),
+      invoice('recovered-late', [
+        pay('b1', '2026-09-01T10:00:00Z', 'failed'),
+        pay('b2', '2026-11-05T10:00:00Z', 'successful'),
+      ]),
+      invoice('old', [
+        pay('c1', '2026-08-01T10:00:00Z', 'failed'),
+        pay('c2', '2026-08-05T10:00:00Z', 'successful'),
+      ]),
+      invoice('refund-failed', [
+        pay('d1', '2026-11-02T10:00:00Z', 'successful'),
+        pay('d2', '2026-11-03T10:00:00Z', 'failed', 'refund'),
+      ]),
+      invoice('paid', [pay('e1', '2026-11-04T10:00:00Z', 'successful')]),
+      invoice('eve', [pay('g1', '2026-10-18T23:59:00Z', 'failed')]),
+      invoice('first-day', [pay('h1', '2026-10-19T00:01:00Z', 'failed')]),
+      invoice('retried', [
+        pay('f1', '2026-11-10T10:00:00Z', 'failed'),
+        pay('f2', '2026-11-11T10:00:00Z', 'failed'),
+        pay('f3', '2026-11-12T10:00:00Z', 'successful'),
+      ]),
+    ]);
+    await t.services.notifications.settled();
+    await t.services.notifications.detectAndPublish(account.id);
+
+    const payments = (await t.services.notifications.recordedEvents(account.id))
+      .filter((event) => event.kind === 'failed_payment' || event.kind === 'payment_recovered')
+      .map((event) => `${event.kind} ${event.key.split(':').at(-1)} ${event.occurredOn}`);
+    // The first failure and the first success after it, when either falls in the window: not the
+    // second failure of 'retried', nor a failed refund, nor 'old' and 'eve' before the window.
+    expect(payments.sort()).toEqual([
+      'failed_payment failed 2026-11-01',
+      'failed_payment first-day 2026-10-19',
+      'failed_payment retried 2026-11-10',
+      'payment_recovered recovered-late 2026-11-05',
+      'payment_recovered retried 2026-11-12',
+    ]);
+  });
+
   it('posts only the event kinds chosen, to the chat systems with a URL', async () => {
     t.clock.set('2026-11-23T12:00:00.000Z');
     const { account, post } = await newAccount({
