@@ -13,6 +13,11 @@ export interface Queryable {
    * third cheaper than an insert from JSON for PGlite. Absent, callers insert instead.
    */
   copyCsv?: (table: string, columns: readonly string[], csv: string) => Promise<void>;
+  /**
+   * Whether the driver decodes result rows natively, so wide reads need not come as one JSON
+   * text (`jsonRows`): true for PostgreSQL's, absent for PGlite's.
+   */
+  readonly decodesRowsNatively?: boolean;
 }
 
 export type StoreKind = 'pglite' | 'postgres';

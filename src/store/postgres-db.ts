@@ -47,6 +47,7 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
     exec: async (sql: string) => {
       await run(client, sql);
     },
+    decodesRowsNatively: true,
   };
 }
 
