@@ -47,6 +47,8 @@ export const DIGEST_HOUR = 8;
 const DEFAULT_TIME_ZONE = 'UTC';
 /** A burst of writes is detected once, this long after the first. */
 const DETECT_DELAY_MS = 2000;
+/** While writes go on (an import), a process detects an account at most this often. */
+const DETECT_EVERY_MS = 30_000;
 /** Events handed to the channels per detection; a longer backlog goes out with the next ones. */
 const UNTOLD_BATCH = 1000;
 /** Largest changes a digest lists. */
@@ -375,13 +377,32 @@ export function createNotificationsService(deps: NotificationDeps) {
     );
   }
 
+  /** When this process last detected each account (ms since the epoch). */
+  const lastDetected = new Map<string, number>();
+
+  /**
+   * Whether the job for `version` leaves detection to a later one: the data moved on since, so
+   * the job of a later write follows, and this process detected the account lately. Each
+   * detection builds the account's newest snapshot; run for every version of an import, they
+   * took a third of the import's time at 100,000 customers.
+   */
+  async function leftToLaterJob(accountId: string, version: number): Promise<boolean> {
+    const since = Date.now() - (lastDetected.get(accountId) ?? Number.NEGATIVE_INFINITY);
+    return since < DETECT_EVERY_MS && (await store.changes.dataVersion(accountId)) > version;
+  }
+
   /**
    * Detection and alerts after a write. A job for a data version an earlier detection already
    * covered does nothing: a burst of writes queues one job per version, and the first that runs
-   * sees them all.
+   * sees them all. While writes go on, detection waits for them to pause, for at most
+   * DETECT_EVERY_MS.
    */
   async function afterDataChange(accountId: string, version?: number): Promise<void> {
-    if (version !== undefined && (await store.notifications.detectedVersion(accountId)) >= version) return;
+    if (version !== undefined) {
+      if ((await store.notifications.detectedVersion(accountId)) >= version) return;
+      if (await leftToLaterJob(accountId, version)) return;
+    }
+    lastDetected.set(accountId, Date.now());
     await detectAndPublish(accountId);
     await evaluateAlerts(accountId);
   }
