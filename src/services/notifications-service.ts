@@ -383,8 +383,8 @@ export function createNotificationsService(deps: NotificationDeps) {
   /**
    * Whether the job for `version` leaves detection to a later one: the data moved on since, so
    * the job of a later write follows, and this process detected the account lately. Each
-   * detection builds the account's newest snapshot; run for every version of an import, they
-   * took a third of the import's time at 100,000 customers.
+   * detection builds the account's newest snapshot: one per version of an import competed with
+   * the import for the store.
    */
   async function leftToLaterJob(accountId: string, version: number): Promise<boolean> {
     const since = Date.now() - (lastDetected.get(accountId) ?? Number.NEGATIVE_INFINITY);
