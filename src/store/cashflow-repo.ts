@@ -6,10 +6,11 @@ import {
   type InvoiceTransactionRow,
   KEYS,
   LINES_JSON,
+  TRANSACTION_INSTANT,
   TRANSACTIONS_JSON,
 } from './invoices-repo.js';
 import { jsonRows } from './json-rows.js';
-import { keyString, keysJson, type RecordKey } from './records-repo.js';
+import { keysJson, type RecordKey } from './records-repo.js';
 
 /** An invoice with its transactions: what the cashflow table is built from. */
 export type CashflowInvoiceRow = Omit<InvoiceRow, 'lines'>;
@@ -23,6 +24,32 @@ export interface InvoiceLinesRow {
   lines: InvoiceLineRow[];
 }
 
+type TransactionOfInvoice = InvoiceTransactionRow & { data_source_id: string; invoice_id: string };
+
+/**
+ * The invoices with their transactions, both in the same key order (the database sorted both),
+ * so each transaction belongs to the invoice of the one before or to a later one. A transaction
+ * of no invoice here (its invoice written between the two reads) is left out.
+ */
+function withTransactions(
+  invoices: readonly InvoiceColumnsRow[],
+  transactions: readonly TransactionOfInvoice[],
+): CashflowInvoiceRow[] {
+  const rows: CashflowInvoiceRow[] = invoices.map((invoice) => Object.assign(invoice, { transactions: [] }));
+  const owns = (index: number, transaction: TransactionOfInvoice) =>
+    rows[index]!.id === transaction.invoice_id && rows[index]!.data_source === transaction.data_source_id;
+  let at = 0;
+  for (const transaction of transactions) {
+    let owner = at;
+    while (owner < rows.length && !owns(owner, transaction)) owner++;
+    if (owner === rows.length) continue;
+    at = owner;
+    const { id, date, type, result, amount, payment_method } = transaction;
+    rows[at]!.transactions.push({ id, date, type, result, amount, payment_method });
+  }
+  return rows;
+}
+
 /** Reads what the cashflow reports compute on. */
 export function cashflowRepo(db: Queryable) {
   return {
@@ -31,53 +58,45 @@ export function cashflowRepo(db: Queryable) {
      * `size` invoices at a time in key order. Invoices and transactions are read flat, each
      * page by a range of the primary keys, and put together here: a transaction list built per
      * invoice inside the query cost PGlite twice the time of the two plain reads. The page comes
-     * from `invoices_page` (migration 009), which walks the primary key whatever the statistics.
+     * from `invoices_page` (migration 024), which walks the primary key whatever the statistics.
+     * The next page is read while the caller works on this one, so that on PostgreSQL the
+     * server reads while this process decodes and builds.
      */
     async *invoicePages(accountId: string, size: number): AsyncGenerator<CashflowInvoiceRow[]> {
-      let after: { source: string; id: string } | null = null;
-      for (;;) {
-        const invoices: InvoiceColumnsRow[] = await jsonRows<InvoiceColumnsRow>(
+      const pageAfter = async (after: InvoiceColumnsRow | undefined) => {
+        const invoices = await jsonRows<InvoiceColumnsRow>(
           db,
           `select ${INVOICE_COLUMNS} from invoices_page($1, $2, $3, $4) i`,
-          [accountId, after?.source ?? null, after?.id ?? null, size],
+          [accountId, after?.data_source ?? null, after?.id ?? null, size],
           { orderBy: 'q.data_source, q.id' },
         );
-        if (invoices.length === 0) return;
+        if (invoices.length === 0) return [];
         const first = invoices[0]!;
         const last = invoices.at(-1)!;
-        const transactions = await jsonRows<
-          InvoiceTransactionRow & { data_source_id: string; invoice_id: string }
-        >(
+        const transactions = await jsonRows<TransactionOfInvoice>(
           db,
-          `select data_source_id, invoice_id, transaction_id as id, date, type, result, amount, payment_method, position
-           from invoice_transactions
-           where account_id = $1 and (data_source_id, invoice_id) >= ($2::uuid, $3::text)
-             and (data_source_id, invoice_id) <= ($4::uuid, $5::text)`,
+          `select c.data_source_id, c.invoice_id, c.transaction_id as id, ${TRANSACTION_INSTANT} as date,
+                  c.type, c.result, c.amount, c.payment_method, c.position
+           from invoice_transactions c
+           where c.account_id = $1 and (c.data_source_id, c.invoice_id) >= ($2::uuid, $3::text)
+             and (c.data_source_id, c.invoice_id) <= ($4::uuid, $5::text)`,
           [accountId, first.data_source, first.id, last.data_source, last.id],
-          { orderBy: 'q.data_source_id, q.invoice_id, q.position', instants: ['date'] },
+          { orderBy: 'q.data_source_id, q.invoice_id, q.position' },
         );
-        const byInvoice = new Map<string, InvoiceTransactionRow[]>();
-        for (const {
-          data_source_id,
-          invoice_id,
-          id,
-          date,
-          type,
-          result,
-          amount,
-          payment_method,
-        } of transactions) {
-          const key = keyString({ dataSourceId: data_source_id, id: invoice_id });
-          const list = byInvoice.get(key) ?? [];
-          list.push({ id, date, type, result, amount, payment_method });
-          byInvoice.set(key, list);
+        return withTransactions(invoices, transactions);
+      };
+      let next = pageAfter(undefined);
+      for (;;) {
+        const page = await next;
+        if (page.length === 0) return;
+        const more = page.length === size;
+        if (more) {
+          next = pageAfter(page.at(-1));
+          // Not awaited when the reader stops early: its failure is nobody's.
+          next.catch(() => undefined);
         }
-        yield invoices.map((invoice) => ({
-          ...invoice,
-          transactions: byInvoice.get(keyString({ dataSourceId: invoice.data_source, id: invoice.id })) ?? [],
-        }));
-        if (invoices.length < size) return;
-        after = { source: last.data_source, id: last.id };
+        yield page;
+        if (!more) return;
       }
     },
 

@@ -59,9 +59,12 @@ export const LINES_JSON = `coalesce((select json_agg(json_build_object('id', c.l
       'prorated', c.prorated) order by c.position)
     from invoice_lines c where ${CHILD_OF_INVOICE}), '[]')`;
 
+/** A transaction's instant `c.date` as ISO 8601 UTC text, as the API shows it. */
+export const TRANSACTION_INSTANT = `to_char(c.date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** An invoice's transactions as a JSON array, in their order; `i` is the invoice. */
 export const TRANSACTIONS_JSON = `coalesce((select json_agg(json_build_object('id', c.transaction_id,
-      'date', to_char(c.date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'type', c.type,
+      'date', ${TRANSACTION_INSTANT}, 'type', c.type,
       'result', c.result, 'amount', c.amount, 'payment_method', c.payment_method) order by c.position)
     from invoice_transactions c where ${CHILD_OF_INVOICE}), '[]')`;
 

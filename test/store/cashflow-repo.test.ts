@@ -40,6 +40,17 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
         transactions: [{ id: 't1', date: '2025-01-02', type: 'payment', result: 'successful', amount: 1050 }],
       },
       { id: 'in2', customer_id: 'c1', date: '2025-02-01', currency: 'usd', amount: 700 },
+      {
+        id: 'in3',
+        customer_id: 'c1',
+        date: '2025-03-01',
+        currency: 'usd',
+        amount: 900,
+        transactions: [
+          { id: 'z', date: '2025-03-02T09:00:00Z', type: 'payment', result: 'failed', amount: 900 },
+          { id: 'a', date: '2025-03-05T09:00:00Z', type: 'payment', result: 'successful', amount: 900 },
+        ],
+      },
     ]);
     source = (await invoices(1))[0]!.data_source;
   });
@@ -50,9 +61,13 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
 
   it('reads invoices with their transactions and without lines, the same in pages of any size', async () => {
     const rows = await invoices(10);
-    expect(rows.map((row) => [row.id, row.amount, row.transactions.length])).toEqual([
-      ['in1', 1050, 1],
-      ['in2', 700, 0],
+    // Each invoice's transactions in their order, whatever their ids.
+    expect(
+      rows.map((row) => [row.id, row.amount, row.transactions.map((transaction) => transaction.id)]),
+    ).toEqual([
+      ['in1', 1050, ['t1']],
+      ['in2', 700, []],
+      ['in3', 900, ['z', 'a']],
     ]);
     expect(rows[0]!.transactions[0]).toEqual({
       id: 't1',
