@@ -88,6 +88,7 @@ export interface NotificationDeps {
 const compact = (day: number) => dayString(day).replaceAll('-', '');
 const range = (from: number, to: number) => `${compact(from)}-${compact(to)}`;
 const INTERVALS = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+const detectKey = (accountId: string, version: number) => `detect:${accountId}:${version}`;
 const movementId = (item: MovementItem) => `${item.customer_id}:${item.date}:${item.type}`;
 
 /** Who email goes to: the recipients, when email is on and SMTP configured; else nobody. */
@@ -369,7 +370,7 @@ export function createNotificationsService(deps: NotificationDeps) {
           NOTIFY_QUEUES.detect,
           { accountId, version },
           {
-            key: `detect:${accountId}:${version}`,
+            key: detectKey(accountId, version),
             startAfter: new Date(clock.now().getTime() + DETECT_DELAY_MS),
           },
         ),
@@ -381,14 +382,24 @@ export function createNotificationsService(deps: NotificationDeps) {
   const lastDetected = new Map<string, number>();
 
   /**
-   * Whether the job for `version` leaves detection to a later one: the data moved on since, so
-   * the job of a later write follows, and this process detected the account lately. Each
+   * Whether the job for `version` leaves detection to a later one: the data moved on since and
+   * this process detected the account lately. The job of the newest version is then sent, to
+   * run when DETECT_EVERY_MS have passed since that detection; a write's own job for it (keyed
+   * alike) may run sooner, and a write that sent none (a connector's) is covered too. Each
    * detection builds the account's newest snapshot: one per version of an import competed with
    * the import for the store.
    */
   async function leftToLaterJob(accountId: string, version: number): Promise<boolean> {
-    const since = Date.now() - (lastDetected.get(accountId) ?? Number.NEGATIVE_INFINITY);
-    return since < DETECT_EVERY_MS && (await store.changes.dataVersion(accountId)) > version;
+    const last = lastDetected.get(accountId);
+    if (last === undefined || Date.now() - last >= DETECT_EVERY_MS) return false;
+    const newest = await store.changes.dataVersion(accountId);
+    if (newest <= version) return false;
+    await sender.send(
+      NOTIFY_QUEUES.detect,
+      { accountId, version: newest },
+      { key: detectKey(accountId, newest), startAfter: new Date(last + DETECT_EVERY_MS) },
+    );
+    return true;
   }
 
   /**

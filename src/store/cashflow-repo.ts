@@ -10,12 +10,12 @@ import {
   TRANSACTIONS_JSON,
 } from './invoices-repo.js';
 import { jsonRows } from './json-rows.js';
-import { keysJson, type RecordKey } from './records-repo.js';
+import { keyString, keysJson, type RecordKey } from './records-repo.js';
 
 /** An invoice with its transactions: what the cashflow table is built from. */
 export type CashflowInvoiceRow = Omit<InvoiceRow, 'lines'>;
 
-type InvoiceColumnsRow = Omit<InvoiceRow, 'lines' | 'transactions'>;
+export type InvoiceColumnsRow = Omit<InvoiceRow, 'lines' | 'transactions'>;
 
 /** The lines of one invoice, in their order. */
 export interface InvoiceLinesRow {
@@ -24,25 +24,38 @@ export interface InvoiceLinesRow {
   lines: InvoiceLineRow[];
 }
 
-type TransactionOfInvoice = InvoiceTransactionRow & { data_source_id: string; invoice_id: string };
+export type TransactionOfInvoice = InvoiceTransactionRow & { data_source_id: string; invoice_id: string };
+
+/** Invoices past the last one with transactions that a transaction's owner is looked for among. */
+const OWNER_LOOKAHEAD = 64;
 
 /**
  * The invoices with their transactions, both in the same key order (the database sorted both),
- * so each transaction belongs to the invoice of the one before or to a later one. A transaction
- * of no invoice here (its invoice written between the two reads) is left out.
+ * so a transaction belongs to the invoice of the one before or to one of the next few (those
+ * between have none). A transaction of no invoice here (its invoice written between the two
+ * reads) is looked up by key, and left out.
  */
-function withTransactions(
+export function withTransactions(
   invoices: readonly InvoiceColumnsRow[],
   transactions: readonly TransactionOfInvoice[],
 ): CashflowInvoiceRow[] {
   const rows: CashflowInvoiceRow[] = invoices.map((invoice) => Object.assign(invoice, { transactions: [] }));
   const owns = (index: number, transaction: TransactionOfInvoice) =>
     rows[index]!.id === transaction.invoice_id && rows[index]!.data_source === transaction.data_source_id;
+  let byKey: Map<string, number> | undefined;
+  const ownerByKey = (transaction: TransactionOfInvoice) => {
+    byKey ??= new Map(
+      rows.map((row, index) => [keyString({ dataSourceId: row.data_source, id: row.id }), index]),
+    );
+    return byKey.get(keyString({ dataSourceId: transaction.data_source_id, id: transaction.invoice_id }));
+  };
   let at = 0;
   for (const transaction of transactions) {
-    let owner = at;
-    while (owner < rows.length && !owns(owner, transaction)) owner++;
-    if (owner === rows.length) continue;
+    const end = Math.min(rows.length, at + OWNER_LOOKAHEAD);
+    let owner: number | undefined = at;
+    while (owner < end && !owns(owner, transaction)) owner++;
+    if (owner === end) owner = ownerByKey(transaction);
+    if (owner === undefined) continue;
     at = owner;
     const { id, date, type, result, amount, payment_method } = transaction;
     rows[at]!.transactions.push({ id, date, type, result, amount, payment_method });
@@ -59,7 +72,7 @@ export function cashflowRepo(db: Queryable) {
      * page by a range of the primary keys, and put together here: a transaction list built per
      * invoice inside the query cost PGlite twice the time of the two plain reads. The page comes
      * from `invoices_page` (migration 024), which walks the primary key whatever the statistics.
-     * The next page is read while the caller works on this one, so that on PostgreSQL the
+     * On PostgreSQL the next page is read while the caller works on this one, so that the
      * server reads while this process decodes and builds.
      */
     async *invoicePages(accountId: string, size: number): AsyncGenerator<CashflowInvoiceRow[]> {
@@ -85,18 +98,24 @@ export function cashflowRepo(db: Queryable) {
         );
         return withTransactions(invoices, transactions);
       };
+      // On PGlite the store has one connection: a page read ahead would only queue before
+      // other requests' statements.
+      const readAhead = db.decodesRowsNatively === true;
       let next = pageAfter(undefined);
       for (;;) {
         const page = await next;
         if (page.length === 0) return;
-        const more = page.length === size;
-        if (more) {
+        if (page.length < size) {
+          yield page;
+          return;
+        }
+        if (readAhead) {
           next = pageAfter(page.at(-1));
           // Not awaited when the reader stops early: its failure is nobody's.
           next.catch(() => undefined);
         }
         yield page;
-        if (!more) return;
+        if (!readAhead) next = pageAfter(page.at(-1));
       }
     },
 
