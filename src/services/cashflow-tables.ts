@@ -198,6 +198,14 @@ export function createCashflowTables(store: Store) {
 
   return Object.assign(cashflowTable, {
     /**
+     * The table of a snapshot built ahead of its readers, when the account's table was read
+     * already (its cashflow reports are read): its next reader then finds it patched.
+     */
+    async ahead(accountId: string, snapshot: AccountSnapshot): Promise<void> {
+      if (cache.get(accountId)?.ready) await cashflowTable(accountId, snapshot);
+    },
+
+    /**
      * Whether the table of this snapshot's version is read and held: asking costs nothing more.
      * One still being read (for a snapshot a report took during an import, say) may take as
      * long as a newer snapshot's.

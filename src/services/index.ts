@@ -80,13 +80,17 @@ const DEFAULT_SHEET_BYTES = 64 * 1024 * 1024;
 export function createServices(store: Store, clock: Clock, options: ServiceOptions = {}) {
   const apiKeys = createApiKeysService(store, clock);
   const fx = createFxService(store, clock);
-  const metrics = createMetricsService(store, fx, clock, options.metrics);
+  // One cache of the invoices for every report that reads them, kept in step with the
+  // snapshots built ahead of their readers.
+  const cashflowTables = createCashflowTables(store);
+  const metrics = createMetricsService(store, fx, clock, {
+    ...options.metrics,
+    builtAhead: (accountId, snapshot) => cashflowTables.ahead(accountId, snapshot),
+  });
   const queryContext = createQueryContexts(store, clock, fx);
   const reportQuery = createReportQueries(queryContext);
   const reportInputs = createReportInputs(metrics, fx, reportQuery);
   const reports = createReportsService(reportInputs);
-  // One cache of the invoices for every report that reads them.
-  const cashflowTables = createCashflowTables(store);
   // Reports over the cashflow table answer from the previous snapshot only when its table is
   // held: building one for a snapshot about to be replaced reads every invoice for nothing.
   const cashflowInputs = createReportInputs(metrics, fx, reportQuery, (accountId, held) =>

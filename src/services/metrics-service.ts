@@ -171,6 +171,8 @@ export interface MetricsOptions {
   refreshPause?: { quietMs: number; atMostMs: number };
   /** Where a refresh started after a write reports its failure. */
   onRefreshError?: (error: unknown, accountId: string) => void;
+  /** What else is built for a snapshot built ahead of its readers (the cashflow table). */
+  builtAhead?: (accountId: string, snapshot: AccountSnapshot) => Promise<unknown>;
 }
 
 /**
@@ -392,7 +394,9 @@ export function createMetricsService(
     if (!held || stopping || !readLately(accountId)) return;
     const run = changedSince(store, accountId, readVersionOf(held), Date.now())
       .then(async (changed) => {
-        if (changed && !stopping) await current(accountId);
+        if (!changed || stopping) return;
+        const snapshot = await current(accountId);
+        if (!stopping) await options.builtAhead?.(accountId, snapshot);
       })
       // At shutdown the store may close under it; the next start builds anyway.
       .catch((error: unknown) => {

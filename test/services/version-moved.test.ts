@@ -68,6 +68,22 @@ describe.each(STORE_KINDS)('a write heard from another process on %s', (kind) =>
     expect(after.customers.map((customer) => customer.id)).toEqual(['a', 'b']);
   });
 
+  it('patches the cashflow table with the snapshot built ahead, for an account whose table it read', async () => {
+    const accountId = await accountWithCustomer('Cashflow read here');
+    const untouched = await accountWithCustomer('Cashflow not read');
+    await reader.cashflowTables(accountId, await reader.metrics.snapshot(accountId));
+    await reader.metrics.snapshot(untouched);
+    for (const id of [accountId, untouched])
+      await heard(id, () =>
+        writer.customers.upsert(id, [{ id: 'b', name: 'B', created_date: '2026-01-01' }]),
+      );
+    const built = await reader.metrics.snapshot(accountId);
+    expect(reader.cashflowTables.holds(accountId, built.version)).toBe(true);
+    expect(reader.cashflowTables.holds(untouched, (await reader.metrics.snapshot(untouched)).version)).toBe(
+      false,
+    );
+  });
+
   it('leaves a change too large to patch to the next reader', async () => {
     const accountId = await accountWithCustomer('Imported');
     // A process that hears of the writes only once they are all made, as one that was busy.
