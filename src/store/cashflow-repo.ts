@@ -138,8 +138,9 @@ export function cashflowRepo(db: Queryable) {
     /**
      * The invoices with a failed payment attempt and a transaction on or after `since`
      * (YYYY-MM-DD, UTC), with all their transactions: what revenue-event detection needs of the
-     * cashflow, a few per cent of an account's invoices. The account's transactions are read
-     * once by date; each one found probes its invoice's transactions for a failure.
+     * cashflow, a few per cent of an account's invoices. There is no index by date (it would
+     * cost every import), so the account's transactions are scanned once; each one in the
+     * window probes its invoice's transactions for a failure.
      */
     failingInvoicesSince(accountId: string, since: string): Promise<CashflowInvoiceRow[]> {
       return jsonRows<CashflowInvoiceRow>(
