@@ -10,6 +10,7 @@ import {
   TRANSACTIONS_JSON,
 } from './invoices-repo.js';
 import { jsonRows } from './json-rows.js';
+import { inKeyRanges, keyRangesJson } from './key-ranges.js';
 import { keyString, keysJson, type RecordKey } from './records-repo.js';
 
 /** An invoice with its transactions: what the cashflow table is built from. */
@@ -84,16 +85,19 @@ export function cashflowRepo(db: Queryable) {
           { orderBy: 'q.data_source, q.id' },
         );
         if (invoices.length === 0) return [];
-        const first = invoices[0]!;
-        const last = invoices.at(-1)!;
         const transactions = await jsonRows<TransactionOfInvoice>(
           db,
           `select c.data_source_id, c.invoice_id, c.transaction_id as id, ${TRANSACTION_INSTANT} as date,
                   c.type, c.result, c.amount, c.payment_method, c.position
-           from invoice_transactions c
-           where c.account_id = $1 and (c.data_source_id, c.invoice_id) >= ($2::uuid, $3::text)
-             and (c.data_source_id, c.invoice_id) <= ($4::uuid, $5::text)`,
-          [accountId, first.data_source, first.id, last.data_source, last.id],
+           from ${inKeyRanges('invoice_transactions', 'invoice_id', 'c')}`,
+          [
+            accountId,
+            keyRangesJson(
+              invoices,
+              (invoice) => invoice.data_source,
+              (invoice) => invoice.id,
+            ),
+          ],
           { orderBy: 'q.data_source_id, q.invoice_id, q.position' },
         );
         return withTransactions(invoices, transactions);

@@ -2,6 +2,7 @@ import type { MovementKind, MovementSubtype } from '../engine/types.js';
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { jsonRows } from './json-rows.js';
+import { inKeyRanges, keyRangesJson } from './key-ranges.js';
 import { keysJson, type RecordKey } from './records-repo.js';
 
 const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
@@ -171,8 +172,9 @@ const SNAPSHOT_CUSTOMER_ROWS = {
   instants: ['created_date', 'trial_started', 'paid_started', 'cancel_date'] as const,
 };
 
+/** The snapshot's columns of movements `v`. */
 const SNAPSHOT_MOVEMENT_COLUMNS =
-  'data_source_id, customer_id, day, kind, subtype, amount, scheduled, known_day';
+  'v.data_source_id, v.customer_id, v.day, v.kind, v.subtype, v.amount, v.scheduled, v.known_day';
 const SNAPSHOT_MOVEMENT_ORDER = { orderBy: 'q.data_source_id, q.customer_id, q.day' };
 
 /** Reads what the metrics engine needs and writes what it derives. */
@@ -253,19 +255,23 @@ export function metricsRepo(db: Queryable) {
           SNAPSHOT_CUSTOMER_ROWS,
         );
         if (customers.length === 0) return;
-        const first = customers[0]!;
-        const last = customers.at(-1)!;
         const movements = await jsonRows<SnapshotMovementRow>(
           db,
-          `select ${SNAPSHOT_MOVEMENT_COLUMNS} from mrr_movements
-           where account_id = $1 and (data_source_id, customer_id) >= ($2::uuid, $3::text)
-             and (data_source_id, customer_id) <= ($4::uuid, $5::text)`,
-          [accountId, first.data_source_id, first.customer_id, last.data_source_id, last.customer_id],
+          `select ${SNAPSHOT_MOVEMENT_COLUMNS}
+           from ${inKeyRanges('mrr_movements', 'customer_id', 'v')}`,
+          [
+            accountId,
+            keyRangesJson(
+              customers,
+              (customer) => customer.data_source_id,
+              (customer) => customer.customer_id,
+            ),
+          ],
           SNAPSHOT_MOVEMENT_ORDER,
         );
         yield { customers, movements };
         if (customers.length < size) return;
-        after = last;
+        after = customers.at(-1)!;
       }
     },
 
@@ -281,7 +287,7 @@ export function metricsRepo(db: Queryable) {
         ),
         movements: await jsonRows<SnapshotMovementRow>(
           db,
-          `select v.${SNAPSHOT_MOVEMENT_COLUMNS.replaceAll(', ', ', v.')} from ${ofKeys('mrr_movements', 'v')}`,
+          `select ${SNAPSHOT_MOVEMENT_COLUMNS} from ${ofKeys('mrr_movements', 'v')}`,
           params,
           SNAPSHOT_MOVEMENT_ORDER,
         ),

@@ -58,6 +58,10 @@ export async function openPostgresDb(connectionString: string, options: Postgres
     max: 10,
     types,
     statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    // Queries the planner cannot estimate (keys from a JSON parameter, say) look like scans of
+    // the whole table, and their compilation then cost up to 100 ms a statement for work of 10:
+    // the service's statements are many and short, which is not what JIT is for.
+    options: '-c jit=off',
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});

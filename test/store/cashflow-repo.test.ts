@@ -53,7 +53,24 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
       },
     ]);
     source = (await invoices(1))[0]!.data_source;
+    // A second data source, so that a page can span two: its keys sort after or before the first's.
+    const other = (await services.dataSources.create(accountId, { name: 'Other', type: 'csv' })).id;
+    await services.customers.upsert(accountId, { id: 'c1', name: 'One elsewhere', data_source: other });
+    await services.invoices.import(accountId, [
+      {
+        id: 'in1',
+        customer_id: 'c1',
+        data_source: other,
+        date: '2025-04-01',
+        currency: 'usd',
+        amount: 300,
+        transactions: [{ id: 't9', date: '2025-04-02', type: 'payment', result: 'successful', amount: 300 }],
+      },
+      { id: 'in0', customer_id: 'c1', data_source: other, date: '2025-05-01', currency: 'usd', amount: 400 },
+    ]);
+    otherFirst = other < source;
   });
+  let otherFirst: boolean;
   afterAll(async () => {
     await db.close();
     await location.drop();
@@ -61,15 +78,22 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
 
   it('reads invoices with their transactions and without lines, the same in pages of any size', async () => {
     const rows = await invoices(10);
-    // Each invoice's transactions in their order, whatever their ids.
-    expect(
-      rows.map((row) => [row.id, row.amount, row.transactions.map((transaction) => transaction.id)]),
-    ).toEqual([
+    const first = [
       ['in1', 1050, ['t1']],
       ['in2', 700, []],
+      // Each invoice's transactions in their order, whatever their ids.
       ['in3', 900, ['z', 'a']],
-    ]);
-    expect(rows[0]!.transactions[0]).toEqual({
+    ];
+    const other = [
+      ['in0', 400, []],
+      ['in1', 300, ['t9']],
+    ];
+    // Key order: by data source, then id; the same id in two data sources is two invoices.
+    expect(
+      rows.map((row) => [row.id, row.amount, row.transactions.map((transaction) => transaction.id)]),
+    ).toEqual(otherFirst ? [...other, ...first] : [...first, ...other]);
+    const in1 = rows.find((row) => row.id === 'in1' && row.data_source === source)!;
+    expect(in1.transactions[0]).toEqual({
       id: 't1',
       date: '2025-01-02T00:00:00.000Z',
       type: 'payment',
@@ -77,9 +101,9 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
       amount: 1050,
       payment_method: null,
     });
-    expect(rows[0]).not.toHaveProperty('lines');
-    expect(await invoices(1)).toEqual(rows);
-    expect(await invoices(2)).toEqual(rows);
+    expect(in1).not.toHaveProperty('lines');
+    // Pages of 2 and 3 span both data sources, whichever comes first.
+    for (const size of [1, 2, 3]) expect(await invoices(size)).toEqual(rows);
   });
 
   it('reads the lines of the invoices asked for, in their order, and none for an unknown one', async () => {

@@ -71,4 +71,47 @@ describe.each(STORE_KINDS)('snapshot pages on %s', (kind) => {
     ]);
     expect((await pages(2)).map((page) => page.customers)).toEqual([['c1', 'c2'], ['c3']]);
   });
+
+  it('gives each customer its own movements when a page spans two data sources', async () => {
+    const other = (await services.dataSources.create(accountId, { name: 'Other', type: 'csv' })).id;
+    // c1 again, in the other data source: a customer of its own, paying one month.
+    await services.customers.upsert(accountId, { id: 'c1', name: 'c1 elsewhere', data_source: other });
+    await services.plans.import(accountId, {
+      id: 'p1',
+      name: 'P1',
+      billing_freq: 'month',
+      currency: 'usd',
+      data_source: other,
+    });
+    await services.invoices.import(accountId, {
+      id: 'x',
+      customer_id: 'c1',
+      data_source: other,
+      date: '2026-06-01',
+      currency: 'usd',
+      lines: [{ plan_id: 'p1', amount: 700, period_start: '2026-06-01', period_end: '2026-07-01' }],
+    });
+    await services.metrics.refresh(accountId);
+    /** Each customer's key and its movements' kinds, read in pages of `size`. */
+    const read = async (size: number) => {
+      const customers: [string, string[]][] = [];
+      for await (const page of test.store.metrics.snapshotPages(accountId, size)) {
+        const keys = page.customers.map((customer) => `${customer.data_source_id}/${customer.customer_id}`);
+        // Every movement of the page belongs to one of its customers.
+        for (const movement of page.movements)
+          expect(keys).toContain(`${movement.data_source_id}/${movement.customer_id}`);
+        for (const key of keys) {
+          const own = page.movements.filter(
+            (movement) => `${movement.data_source_id}/${movement.customer_id}` === key,
+          );
+          customers.push([key, own.map((movement) => movement.kind)]);
+        }
+      }
+      return customers;
+    };
+    const whole = await read(10);
+    expect(whole).toHaveLength(4);
+    expect(whole).toContainEqual([`${other}/c1`, ['new', 'churn']]);
+    for (const size of [1, 2, 3]) expect(await read(size)).toEqual(whole);
+  });
 });
