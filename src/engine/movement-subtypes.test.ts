@@ -236,6 +236,18 @@ describe('movement subtypes: churn, new and reactivation', () => {
     ).toEqual(['2024-03-01', 'churn', 'delinquent', -4900]);
   });
 
+  it('an end after two invoices of the same day, one unpaid, is delinquent whatever their order', () => {
+    // February has a paid invoice and an uncollectible one; the record ends on Mar 1.
+    const paid = invoice('2024-02-01', [line(4900, '2024-02-01', '2024-03-01')]);
+    const unpaid = invoice('2024-02-01', [line(100, '2024-02-01', '2024-03-01')], {
+      status: 'uncollectible',
+    });
+    const ended = [record({ status: 'canceled', endedAt: d('2024-03-01') })];
+    // 4900 + 100 = 5000 of MRR end on Mar 1.
+    expect(subtypes([paid, unpaid], ended).at(-1)).toEqual(['2024-03-01', 'churn', 'delinquent', -5000]);
+    expect(subtypes([unpaid, paid], ended).at(-1)).toEqual(['2024-03-01', 'churn', 'delinquent', -5000]);
+  });
+
   it('invoices that stop after a paid one are voluntary; a return is a reactivation', () => {
     // Paid January, nothing in February (churn after 3 grace days, Feb 4), back in March.
     expect(

@@ -103,7 +103,8 @@ const UNPAID = new Set(['open', 'uncollectible']);
 /**
  * Why a customer's MRR fell to zero on `day`: `voluntary` when a subscription ending then was
  * cancelled on request; else `delinquent` when the customer's latest counted invoice with
- * subscription lines, up to that day, is unpaid (open or uncollectible); else `voluntary`.
+ * subscription lines, up to that day, is unpaid (open or uncollectible; of several on that
+ * latest date, any one); else `voluntary`.
  */
 export function churnSubtype(
   segments: readonly Segment[],
@@ -117,13 +118,20 @@ export function churnSubtype(
     (record) => ending.has(record.id) && record.cancelRequestedAt !== null && record.cancelRequestedAt <= day,
   );
   if (requested) return 'voluntary';
-  let latest: CustomerHistory['invoices'][number] | undefined;
+  // Several counted invoices on the latest day: any of them unpaid makes it delinquent, so the
+  // answer does not depend on the order the invoices come in.
+  let latestDay = Number.NEGATIVE_INFINITY;
+  let unpaid = false;
   for (const invoice of history.invoices) {
     if (invoice.status === 'draft' || invoice.status === 'void' || invoice.date > day) continue;
     if (!invoice.lines.some((line) => line.type === 'subscription')) continue;
-    if (latest === undefined || invoice.date >= latest.date) latest = invoice;
+    if (invoice.date > latestDay) {
+      latestDay = invoice.date;
+      unpaid = false;
+    }
+    if (invoice.date === latestDay && UNPAID.has(invoice.status)) unpaid = true;
   }
-  return latest !== undefined && UNPAID.has(latest.status) ? 'delinquent' : 'voluntary';
+  return unpaid ? 'delinquent' : 'voluntary';
 }
 
 /** The subtype of a movement of `kind` when nothing more is known of it. */
