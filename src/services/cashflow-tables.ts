@@ -1,57 +1,105 @@
 import { type AccountSnapshot, customerKey, type CustomerView } from '../engine/account-snapshot.js';
-import type { CashflowInvoice, CashflowLine } from '../engine/cashflow/cashflow-data.js';
+import type { CashflowInvoice, CashflowLine, CashflowTransaction } from '../engine/cashflow/cashflow-data.js';
 import {
   type CashflowTable,
   CashflowTableBuilder,
   patchCashflowTable,
 } from '../engine/cashflow/cashflow-table.js';
-import { dayNumber, dayString } from '../engine/days.js';
-import type { CashflowInvoiceRow } from '../store/cashflow-repo.js';
+import { dayString } from '../engine/days.js';
+import { type CashflowInvoiceRow, type InvoiceVisitor, visitInvoiceRows } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
 import { changedSince } from './snapshot-changes.js';
 
-const dayOrNull = (text: string | null) => (text === null ? null : dayNumber(text.slice(0, 10)));
+/** The snapshot's customers' indexes, by data source and then id. */
+function customerIndexes(customers: readonly CustomerView[]): Map<string, Map<string, number>> {
+  const bySource = new Map<string, Map<string, number>>();
+  for (const [index, customer] of customers.entries()) {
+    let ids = bySource.get(customer.dataSourceId);
+    if (ids === undefined) bySource.set(customer.dataSourceId, (ids = new Map<string, number>()));
+    ids.set(customer.id, index);
+  }
+  return bySource;
+}
 
-function toCashflowInvoice(row: CashflowInvoiceRow, customer: number): CashflowInvoice {
+/** Where the snapshot's invoices go: a table's builder, or a list to patch a table with. */
+type InvoiceSink = Pick<CashflowTableBuilder, 'startInvoice' | 'addTransaction'>;
+
+/**
+ * Hands the visited invoices of the snapshot's customers to `sink`, each with the index of its
+ * customer; an invoice of a customer the snapshot does not hold yet is left out, with its
+ * transactions.
+ */
+function snapshotInvoices(customers: readonly CustomerView[], sink: InvoiceSink): InvoiceVisitor {
+  const indexes = customerIndexes(customers);
+  let kept = false;
   return {
-    id: row.id,
-    number: row.number,
-    description: row.description,
-    customer,
-    currency: row.currency,
-    day: dayNumber(row.date),
-    dueDay: dayOrNull(row.due_date),
-    paymentDay: dayOrNull(row.payment_date),
-    status: row.status,
-    total: row.amount,
-    // Stored instants are UTC ISO strings, so text order is time order; sort keeps ties stable.
-    transactions: [...row.transactions]
-      .sort((a, b) => a.date.localeCompare(b.date))
-      .map((transaction) => ({
-        id: transaction.id,
-        day: dayNumber(transaction.date.slice(0, 10)),
-        type: transaction.type,
-        successful: transaction.result === 'successful',
-        amount: transaction.amount,
-        paymentMethod: transaction.payment_method,
-      })),
+    invoice(
+      dataSource,
+      customerId,
+      id,
+      number,
+      description,
+      day,
+      dueDay,
+      paymentDay,
+      status,
+      total,
+      currency,
+    ) {
+      const customer = indexes.get(dataSource)?.get(customerId);
+      kept = customer !== undefined;
+      if (customer !== undefined)
+        sink.startInvoice(
+          id,
+          number,
+          description,
+          customer,
+          day,
+          dueDay,
+          paymentDay,
+          status,
+          total,
+          currency,
+        );
+    },
+    transaction(id, day, refund, successful, amount, paymentMethod) {
+      if (kept) sink.addTransaction(id, day, refund, successful, amount, paymentMethod);
+    },
   };
 }
 
-/** The rows whose customer the snapshot holds, as that customer's invoices. */
-function* cashflowInvoices(
+/** The rows' invoices of the snapshot's customers, as the cashflow engine's objects. */
+function cashflowInvoices(
   rows: readonly CashflowInvoiceRow[],
-  indexes: ReadonlyMap<string, number>,
-): Generator<CashflowInvoice> {
-  for (const row of rows) {
-    const index = indexes.get(customerKey(row.data_source, row.customer_id));
-    if (index !== undefined) yield toCashflowInvoice(row, index);
-  }
+  customers: readonly CustomerView[],
+): CashflowInvoice[] {
+  const invoices: CashflowInvoice[] = [];
+  let transactions: CashflowTransaction[] = [];
+  const list: InvoiceSink = {
+    startInvoice(id, number, description, customer, day, dueDay, paymentDay, status, total, currency) {
+      transactions = [];
+      invoices.push({
+        id,
+        number,
+        description,
+        customer,
+        day,
+        dueDay,
+        paymentDay,
+        status,
+        total,
+        currency,
+        transactions,
+      });
+    },
+    addTransaction(id, day, refund, successful, amount, paymentMethod) {
+      transactions.push({ id, day, type: refund ? 'refund' : 'payment', successful, amount, paymentMethod });
+    },
+  };
+  visitInvoiceRows(rows, snapshotInvoices(customers, list));
+  return invoices;
 }
-
-/** Invoices read per page while a table is built: bounds the rows held at once. */
-const PAGE = 20_000;
 
 /** Each customer's `customerKey`, by snapshot index. */
 function customerKeys(snapshot: AccountSnapshot): string[] {
@@ -69,10 +117,9 @@ export async function failingInvoicesTable(
   snapshot: AccountSnapshot,
   from: number,
 ): Promise<CashflowTable> {
-  const indexes = new Map(customerKeys(snapshot).map((key, index) => [key, index]));
   const builder = new CashflowTableBuilder();
   const rows = await store.cashflow.failingInvoicesSince(accountId, dayString(from));
-  for (const invoice of cashflowInvoices(rows, indexes)) builder.add(invoice);
+  visitInvoiceRows(rows, snapshotInvoices(snapshot.customers, builder));
   return builder.finish();
 }
 
@@ -99,11 +146,10 @@ interface Built {
 export function createCashflowTables(store: Store) {
   const cache = new Map<string, Built>();
 
-  async function build(accountId: string, keys: readonly string[]): Promise<CashflowTable> {
-    const indexes = new Map(keys.map((key, index) => [key, index]));
+  /** The table read whole, each row straight into its columns. */
+  async function build(accountId: string, customers: readonly CustomerView[]): Promise<CashflowTable> {
     const builder = new CashflowTableBuilder();
-    for await (const rows of store.cashflow.invoicePages(accountId, PAGE))
-      for (const invoice of cashflowInvoices(rows, indexes)) builder.add(invoice);
+    await store.cashflow.eachInvoice(accountId, snapshotInvoices(customers, builder));
     return builder.finish();
   }
 
@@ -136,7 +182,7 @@ export function createCashflowTables(store: Store) {
       ...changed,
       ...unrecorded.map((customer) => ({ dataSourceId: customer.dataSourceId, id: customer.id })),
     ]);
-    return patchCashflowTable(previous.table, customerOf, [...cashflowInvoices(fresh, indexes)]);
+    return patchCashflowTable(previous.table, customerOf, cashflowInvoices(fresh, snapshot.customers));
   }
 
   /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
@@ -165,7 +211,7 @@ export function createCashflowTables(store: Store) {
         { customers: snapshot.customers, keys },
         changed,
       ));
-    return patchedTable ?? build(accountId, keys);
+    return patchedTable ?? build(accountId, snapshot.customers);
   }
 
   function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {

@@ -49,7 +49,7 @@ export interface InvoiceRow {
   transactions: InvoiceTransactionRow[];
 }
 
-const CHILD_OF_INVOICE =
+export const CHILD_OF_INVOICE =
   'c.account_id = i.account_id and c.data_source_id = i.data_source_id and c.invoice_id = i.invoice_id';
 
 /** An invoice's lines as a JSON array, in their order; `i` is the invoice. */

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { StoreTimeoutError } from '../services/errors.js';
 import type { Db, Queryable, Row } from './db.js';
 import { typeParsers } from './db.js';
@@ -38,6 +39,37 @@ async function run(client: pg.Pool | pg.PoolClient, sql: string, params?: unknow
   }
 }
 
+/** How long one COPY read may last: it goes at its reader's pace, over a whole table. */
+const COPY_TIMEOUT = '10min';
+
+/**
+ * COPY text from a client of its own, in a transaction with a time limit of its own: the read
+ * goes at its reader's pace (a cashflow table built from a million invoices), where the pool's
+ * limit is meant for statements that answer at once.
+ */
+async function* copyText(
+  pool: pg.Pool,
+  sql: string,
+  settings: Readonly<Record<string, string>> = {},
+): AsyncGenerator<Buffer> {
+  const client = await pool.connect();
+  const ignore = () => {};
+  client.on('error', ignore);
+  let completed = false;
+  try {
+    await client.query('begin');
+    await client.query(`set local statement_timeout = '${COPY_TIMEOUT}'`);
+    for (const [name, value] of Object.entries(settings)) await client.query(`set local ${name} = ${value}`);
+    yield* client.query(copyTo(`copy (${sql}) to stdout`)) as AsyncIterable<Buffer>;
+    await client.query('commit');
+    completed = true;
+  } finally {
+    client.off('error', ignore);
+    // A read that failed, or that its reader stopped, leaves the connection mid-COPY: it is closed.
+    client.release(completed ? undefined : true);
+  }
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
@@ -65,7 +97,7 @@ export async function openPostgresDb(connectionString: string, options: Postgres
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  const root = wrap(pool);
+  const root: Queryable = { ...wrap(pool), copyText: (sql, settings) => copyText(pool, sql, settings) };
   await root.query('select 1');
   return {
     kind: 'postgres',

@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildAccountSnapshot } from '../../src/engine/account-snapshot.js';
 import { createCashflowTables } from '../../src/services/cashflow-tables.js';
-import type { CashflowInvoiceRow } from '../../src/store/cashflow-repo.js';
+import {
+  type CashflowInvoiceRow,
+  type InvoiceVisitor,
+  visitInvoiceRows,
+} from '../../src/store/cashflow-repo.js';
 import type { Store } from '../../src/store/open-store.js';
 import type { RecordKey } from '../../src/store/records-repo.js';
 import { customerView } from '../helpers/customer-view.js';
@@ -53,11 +57,11 @@ function fakeStore(rows: CashflowInvoiceRow[]) {
   };
   const store = {
     cashflow: {
-      async *invoicePages() {
+      async eachInvoice(_accountId: string, visitor: InvoiceVisitor) {
         state.reads += 1;
         await state.gate;
         if (state.fail) throw new Error('down');
-        yield await Promise.resolve(rows);
+        visitInvoiceRows(rows, visitor);
       },
       invoicesOfCustomers(_accountId: string, keys: RecordKey[]) {
         state.byCustomer.push(keys.map((key) => key.id));

@@ -156,8 +156,8 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
           if (snapshotEach) await services.metrics.snapshot(accountId);
         }
         const patched = await services.metrics.snapshot(accountId);
-        // The patched table reads no page of the account's invoices, only the changed customers'.
-        const pages = vi.spyOn(testStore.store.cashflow, 'invoicePages');
+        // The patched table does not read the account's invoices whole, only the changed customers'.
+        const pages = vi.spyOn(testStore.store.cashflow, 'eachInvoice');
         const patchedTable = await services.cashflowTables(accountId, patched);
         expect(pages).not.toHaveBeenCalled();
         pages.mockRestore();
@@ -191,7 +191,7 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
     await services.metrics.snapshot(accountId);
     at(55);
     await apply(services, accountId, { kind: 'customer', id: 2, country: 'FR' }, 2);
-    const pages = vi.spyOn(testStore.store.cashflow, 'invoicePages');
+    const pages = vi.spyOn(testStore.store.cashflow, 'eachInvoice');
     const snapshot = await services.metrics.snapshot(accountId);
     const table = await services.cashflowTables(accountId, snapshot);
     expect(pages).toHaveBeenCalledTimes(1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/services/clock.js';
 import { createServices, type Services } from '../../src/services/index.js';
+import { type InvoiceVisitor, visitInvoiceRows } from '../../src/store/cashflow-repo.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { storeOver } from '../../src/store/open-store.js';
@@ -104,6 +105,91 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
     expect(in1).not.toHaveProperty('lines');
     // Pages of 2 and 3 span both data sources, whichever comes first.
     for (const size of [1, 2, 3]) expect(await invoices(size)).toEqual(rows);
+  });
+
+  /** Every call a visitor gets, as values. */
+  const recorder = () => {
+    const calls: unknown[][] = [];
+    const visitor: InvoiceVisitor = {
+      invoice: (...values) => calls.push(['invoice', ...values]),
+      transaction: (...values) => calls.push(['transaction', ...values]),
+    };
+    return { calls, visitor };
+  };
+
+  it('hands every invoice to a visitor as the pages give them, transactions in time order', async () => {
+    // Text the COPY read escapes, characters of several bytes, and transactions whose ids and
+    // stored order are not their time order (two at one instant keep their stored order).
+    await services.customers.upsert(accountId, { id: 'Ünï 🌍', name: 'Unicode' });
+    await services.invoices.import(accountId, {
+      id: 'in\\4',
+      customer_id: 'Ünï 🌍',
+      date: '2025-06-30',
+      due_date: '2025-07-30',
+      payment_date: '2025-07-02',
+      status: 'paid',
+      number: 'Nº\t7',
+      description: 'Line one\nline two \\ back',
+      currency: 'eur',
+      amount: -250,
+      transactions: [
+        { id: 'z', date: '2025-07-02T23:30:00Z', type: 'refund', result: 'failed', amount: 250 },
+        {
+          id: 'y',
+          date: '2025-07-01T10:00:00Z',
+          type: 'payment',
+          result: 'successful',
+          amount: 250,
+          payment_method: 'card',
+        },
+        { id: 'b', date: '2025-07-01T10:00:00Z', type: 'payment', result: 'failed', amount: 250 },
+      ],
+    });
+    const paged = recorder();
+    visitInvoiceRows(await invoices(2), paged.visitor);
+    const read = recorder();
+    await services.store.cashflow.eachInvoice(accountId, read.visitor);
+    expect(read.calls).toEqual(paged.calls);
+    const start = read.calls.findIndex((call) => call[3] === 'in\\4');
+    // 2025-06-30 is day 20,269; transactions by time, then stored order: y, b, z.
+    expect(read.calls.slice(start, start + 4)).toEqual([
+      [
+        'invoice',
+        source,
+        'Ünï 🌍',
+        'in\\4',
+        'Nº\t7',
+        'Line one\nline two \\ back',
+        20_269,
+        20_299,
+        20_271,
+        'paid',
+        -250,
+        'eur',
+      ],
+      ['transaction', 'y', 20_270, false, true, 250, 'card'],
+      ['transaction', 'b', 20_270, false, false, 250, null],
+      ['transaction', 'z', 20_271, true, false, 250, null],
+    ]);
+  });
+
+  it('gives back its connection when the visitor stops the read, however often', async () => {
+    const stop: InvoiceVisitor = {
+      invoice: () => {
+        throw new Error('stop');
+      },
+      transaction: () => {},
+    };
+    // More reads than the pool has connections.
+    for (let attempt = 0; attempt < 12; attempt++)
+      await expect(services.store.cashflow.eachInvoice(accountId, stop)).rejects.toThrow('stop');
+    // COPY takes no parameters: an id that is not a UUID never reaches the statement.
+    await expect(
+      services.store.cashflow.eachInvoice("x'; drop table invoices; --", recorder().visitor),
+    ).rejects.toThrow();
+    const read = recorder();
+    await services.store.cashflow.eachInvoice(accountId, read.visitor);
+    expect(read.calls.filter((call) => call[0] === 'invoice')).toHaveLength(6);
   });
 
   it('reads the lines of the invoices asked for, in their order, and none for an unknown one', async () => {

@@ -463,33 +463,31 @@ export class CashflowTableBuilder {
     this.statuses = new Interner(like?.statuses);
     this.currencies = new Interner(like?.currencies);
     this.paymentMethods = new Interner(like?.paymentMethods);
-    this.starts.push(0);
   }
 
   add(invoice: CashflowInvoice): void {
-    const index = this.pushInvoice(
+    this.startInvoice(
       invoice.id,
       invoice.number,
       invoice.description,
       invoice.customer,
       invoice.day,
-      invoice.dueDay ?? NO_DAY,
-      invoice.paymentDay ?? NO_DAY,
+      invoice.dueDay,
+      invoice.paymentDay,
       invoice.status,
       invoice.total,
       invoice.currency,
     );
     for (const transaction of invoice.transactions) {
-      this.pushTransaction(
-        index,
+      this.addTransaction(
         transaction.id,
         transaction.day,
-        (transaction.type === 'refund' ? REFUND : 0) | (transaction.successful ? SUCCESSFUL : 0),
+        transaction.type === 'refund',
+        transaction.successful,
         transaction.amount,
         transaction.paymentMethod,
       );
     }
-    this.starts.push(this.transactionIds.length);
   }
 
   /**
@@ -527,7 +525,7 @@ export class CashflowTableBuilder {
     for (let invoice = start; invoice < end; invoice++) {
       invoiceOf[invoice] = firstInvoice + invoice - start;
       this.customers.push(customerOf[table.invoiceCustomer[invoice]!]!);
-      this.starts.push(table.transactionStart[invoice + 1]! - from + firstTransaction);
+      this.starts.push(table.transactionStart[invoice]! - from + firstTransaction);
     }
     this.ids.pushRange(table.invoiceId, start, end);
     this.numbers.pushRange(table.invoiceNumber, start, end);
@@ -546,50 +544,52 @@ export class CashflowTableBuilder {
     this.methods.pushRange(table.transactionMethod, from, to);
   }
 
-  private pushInvoice(
+  /** Adds an invoice; the transactions added after it, in time order, are its own. */
+  startInvoice(
     id: string,
     number: string | null,
     description: string | null,
     customer: number,
     day: number,
-    dueDay: number,
-    paymentDay: number,
+    dueDay: number | null,
+    paymentDay: number | null,
     status: InvoiceStatus,
     total: number,
     currency: string,
-  ): number {
-    const index = this.ids.length;
+  ): void {
+    this.starts.push(this.transactionIds.length);
     this.ids.push(id);
     this.numbers.push(number);
     this.descriptions.push(description);
     this.customers.push(customer);
     this.days.push(day);
-    this.dueDays.push(dueDay);
-    this.paymentDays.push(paymentDay);
+    this.dueDays.push(dueDay ?? NO_DAY);
+    this.paymentDays.push(paymentDay ?? NO_DAY);
     this.statusCodes.push(this.statuses.indexOf(status));
     this.totals.push(total);
     this.currencyCodes.push(this.currencies.indexOf(currency));
-    return index;
   }
 
-  private pushTransaction(
-    invoice: number,
+  /** Adds a transaction of the invoice started last. */
+  addTransaction(
     id: string,
     day: number,
-    flags: number,
+    refund: boolean,
+    successful: boolean,
     amount: number,
     paymentMethod: string | null,
   ): void {
     this.transactionDays.push(day);
-    this.flags.push(flags);
+    this.flags.push((refund ? REFUND : 0) | (successful ? SUCCESSFUL : 0));
     this.amounts.push(amount);
-    this.owners.push(invoice);
+    this.owners.push(this.ids.length - 1);
     this.transactionIds.push(id);
     this.methods.push(paymentMethod === null ? -1 : this.paymentMethods.indexOf(paymentMethod));
   }
 
   /** The table; after `copyKept` and the changed customers' invoices, say how it was patched. */
   finish(patch?: TablePatch): CashflowTable {
+    this.starts.push(this.transactionIds.length);
     return new CashflowTable(
       this.ids.length,
       this.ids.values(),
