@@ -27,15 +27,20 @@ const JOB_QUEUE_SETUP_LOCK = 727_004;
 /** 30 s: far beyond any healthy statement, short enough that none can hold a request for minutes. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
+/** A statement the server cancelled at its time limit as the store's timeout; others as they are. */
+function storeError(error: unknown): unknown {
+  if ((error as { code?: string }).code === QUERY_CANCELED)
+    return new StoreTimeoutError('The store took too long to answer; try again, or ask for less', {
+      cause: error,
+    });
+  return error;
+}
+
 async function run(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) {
   try {
     return await client.query(sql, params);
   } catch (error) {
-    if ((error as { code?: string }).code === QUERY_CANCELED)
-      throw new StoreTimeoutError('The store took too long to answer; try again, or ask for less', {
-        cause: error,
-      });
-    throw error;
+    throw storeError(error);
   }
 }
 
@@ -63,6 +68,8 @@ async function* copyText(
     yield* client.query(copyTo(`copy (${sql}) to stdout`)) as AsyncIterable<Buffer>;
     await client.query('commit');
     completed = true;
+  } catch (error) {
+    throw storeError(error);
   } finally {
     client.off('error', ignore);
     // A read that failed, or that its reader stopped, leaves the connection mid-COPY: it is closed.
@@ -92,8 +99,9 @@ export async function openPostgresDb(connectionString: string, options: Postgres
     statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     // Queries the planner cannot estimate (keys from a JSON parameter, say) look like scans of
     // the whole table, and their compilation then cost up to 100 ms a statement for work of 10:
-    // the service's statements are many and short, which is not what JIT is for.
-    options: '-c jit=off',
+    // the service's statements are many and short, which is not what JIT is for. Added to
+    // PGOPTIONS, which this setting would otherwise replace.
+    options: [process.env.PGOPTIONS, '-c jit=off'].filter(Boolean).join(' '),
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});

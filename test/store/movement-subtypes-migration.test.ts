@@ -29,7 +29,12 @@ describe.each(STORE_KINDS)('migration 016 (movement subtypes) on %s', (kind) => 
                  ('${ACCOUNT}', '${SOURCE}', 'c1', '2024-04-04', 'churn', -5400, false),
                  ('${ACCOUNT}', '${SOURCE}', 'c1', '2024-05-01', 'reactivation', 4900, false);
       `);
-      expect(await migrate(db, migrations)).toContain(SUBTYPES_MIGRATION);
+      expect(
+        await migrate(
+          db,
+          migrations.filter((migration) => migration.version <= SUBTYPES_MIGRATION),
+        ),
+      ).toContain(SUBTYPES_MIGRATION);
 
       expect(await db.query('select kind, subtype from mrr_movements order by day')).toEqual([
         { kind: 'new', subtype: 'new' },
