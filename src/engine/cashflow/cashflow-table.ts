@@ -80,15 +80,13 @@ class Column<A extends NumberArray> {
   }
 }
 
-/** Arrays joined per concat call: far below the number of arguments a call can take. */
-const CONCAT_GROUP = 10_000;
-
 /**
- * A column of strings filled one at a time or by runs of another table's: a run is kept as one
- * slice and the slices joined once, where pushing a million strings one by one is slow.
+ * A column of strings filled one at a time or by runs of another table's: a run is kept as a
+ * reference to its source and copied once, into the final array, where pushing a million
+ * strings one by one is slow and slicing each run first copies them twice.
  */
 class ListColumn<T> {
-  private readonly runs: T[][] = [];
+  private readonly runs: { source: readonly T[]; start: number; end: number }[] = [];
   private loose: T[] = [];
   length = 0;
 
@@ -99,23 +97,24 @@ class ListColumn<T> {
 
   pushRange(source: readonly T[], start: number, end: number): void {
     this.seal();
-    this.runs.push(source.slice(start, end));
+    this.runs.push({ source, start, end });
     this.length += end - start;
   }
 
   values(): T[] {
     this.seal();
-    if (this.runs.length === 1) return this.runs[0]!;
-    // Joined by concat, a copy per array, but in groups: one call takes so many arguments only.
-    const groups: T[][] = [];
-    for (let start = 0; start < this.runs.length; start += CONCAT_GROUP)
-      groups.push(([] as T[]).concat(...this.runs.slice(start, start + CONCAT_GROUP)));
-    return groups.length === 1 ? groups[0]! : ([] as T[]).concat(...groups);
+    if (this.runs.length === 1 && this.runs[0]!.source.length === this.length)
+      return this.runs[0]!.source as T[];
+    const values = new Array<T>(this.length);
+    let at = 0;
+    for (const { source, start, end } of this.runs)
+      for (let index = start; index < end; index++) values[at++] = source[index]!;
+    return values;
   }
 
   private seal(): void {
     if (this.loose.length === 0) return;
-    this.runs.push(this.loose);
+    this.runs.push({ source: this.loose, start: 0, end: this.loose.length });
     this.loose = [];
   }
 }
@@ -144,11 +143,11 @@ function newestFirst(days: Int32Array, tie: (a: number, b: number) => number): I
 }
 
 /** `order` with each position mapped by `to`, leaving out those it maps to -1. */
-function remapOrder(order: Int32Array, to: (position: number) => number): Int32Array {
+function remapOrder(order: Int32Array, to: Int32Array): Int32Array {
   const mapped = new Int32Array(order.length);
   let length = 0;
-  for (const position of order) {
-    const next = to(position);
+  for (let index = 0; index < order.length; index++) {
+    const next = to[order[index]!]!;
     if (next >= 0) mapped[length++] = next;
   }
   return mapped.slice(0, length);
@@ -309,15 +308,14 @@ export class CashflowTable {
    * transactions sorted alone and merged in. Linear in the table, where sorting it again is not.
    */
   private patchedIndexes({ previous, invoiceOf, keptInvoices, keptTransactions }: TablePatch) {
-    const transactionOf = (t: number) => {
-      const owner = previous.transactionInvoice[t]!;
-      const invoice = invoiceOf[owner]!;
-      return invoice < 0 ? -1 : t - previous.transactionStart[owner]! + this.transactionStart[invoice]!;
-    };
+    // Where each of the previous table's transactions went (-1: left out), as its invoice did.
+    const transactionOf = new Int32Array(previous.transactionCount).fill(-1);
     for (let old = 0; old < previous.invoiceCount; old++) {
       const invoice = invoiceOf[old]!;
       if (invoice < 0) continue;
       const shift = this.transactionStart[invoice]! - previous.transactionStart[old]!;
+      for (let t = previous.transactionStart[old]!; t < previous.transactionStart[old + 1]!; t++)
+        transactionOf[t] = t + shift;
       const first = previous.firstFailure[old]!;
       const recovery = previous.recovery[old]!;
       this.firstFailure[invoice] = first < 0 ? -1 : first + shift;
@@ -330,8 +328,7 @@ export class CashflowTable {
       this.transactionDay[b]! - this.transactionDay[a]! || this.transactionTie(a, b);
     const byInvoiceDay = (a: number, b: number) =>
       this.invoiceDay[b]! - this.invoiceDay[a]! || this.invoiceTie(a, b);
-    const toInvoice = (invoice: number) => invoiceOf[invoice]!;
-    const keptOpen = remapOrder(previous.openAndDue, toInvoice);
+    const keptOpen = remapOrder(previous.openAndDue, invoiceOf);
     const freshOpen = this.openAndDueIn(keptInvoices, this.invoiceCount);
     const openAndDue = new Int32Array(keptOpen.length + freshOpen.length);
     openAndDue.set(keptOpen);
@@ -343,13 +340,13 @@ export class CashflowTable {
         byTransactionDay,
       ),
       invoices: mergeOrders(
-        remapOrder(previous.invoicesNewestFirst, toInvoice),
+        remapOrder(previous.invoicesNewestFirst, invoiceOf),
         sortedRange(keptInvoices, this.invoiceCount, byInvoiceDay),
         byInvoiceDay,
       ),
       openAndDue,
       failing: mergeOrders(
-        remapOrder(previous.failingNewestFirst, toInvoice),
+        remapOrder(previous.failingNewestFirst, invoiceOf),
         freshFailing,
         this.compareFailing,
       ),
