@@ -6,20 +6,15 @@ import {
   INVOICE_COLUMNS,
   type InvoiceLineRow,
   type InvoiceRow,
-  type InvoiceTransactionRow,
   KEYS,
   LINES_JSON,
-  TRANSACTION_INSTANT,
   TRANSACTIONS_JSON,
 } from './invoices-repo.js';
 import { jsonRows } from './json-rows.js';
-import { inKeyRanges, keyRangesJson } from './key-ranges.js';
-import { keyString, keysJson, type RecordKey } from './records-repo.js';
+import { keysJson, type RecordKey } from './records-repo.js';
 
 /** An invoice with its transactions: what the cashflow table is built from. */
 export type CashflowInvoiceRow = Omit<InvoiceRow, 'lines'>;
-
-export type InvoiceColumnsRow = Omit<InvoiceRow, 'lines' | 'transactions'>;
 
 /** The lines of one invoice, in their order. */
 export interface InvoiceLinesRow {
@@ -28,47 +23,8 @@ export interface InvoiceLinesRow {
   lines: InvoiceLineRow[];
 }
 
-export type TransactionOfInvoice = InvoiceTransactionRow & { data_source_id: string; invoice_id: string };
-
-/** Invoices read per page by `eachInvoice` on PGlite: bounds the rows held at once. */
+/** Invoices read per page by `eachInvoice` where COPY answers whole (PGlite): bounds what one read holds. */
 const PAGE = 20_000;
-
-/** Invoices past the last one with transactions that a transaction's owner is looked for among. */
-const OWNER_LOOKAHEAD = 64;
-
-/**
- * The invoices with their transactions, both in the same key order (the database sorted both),
- * so a transaction belongs to the invoice of the one before or to one of the next few (those
- * between have none). A transaction of no invoice here (its invoice written between the two
- * reads) is looked up by key, and left out.
- */
-export function withTransactions(
-  invoices: readonly InvoiceColumnsRow[],
-  transactions: readonly TransactionOfInvoice[],
-): CashflowInvoiceRow[] {
-  const rows: CashflowInvoiceRow[] = invoices.map((invoice) => Object.assign(invoice, { transactions: [] }));
-  const owns = (index: number, transaction: TransactionOfInvoice) =>
-    rows[index]!.id === transaction.invoice_id && rows[index]!.data_source === transaction.data_source_id;
-  let byKey: Map<string, number> | undefined;
-  const ownerByKey = (transaction: TransactionOfInvoice) => {
-    byKey ??= new Map(
-      rows.map((row, index) => [keyString({ dataSourceId: row.data_source, id: row.id }), index]),
-    );
-    return byKey.get(keyString({ dataSourceId: transaction.data_source_id, id: transaction.invoice_id }));
-  };
-  let at = 0;
-  for (const transaction of transactions) {
-    const end = Math.min(rows.length, at + OWNER_LOOKAHEAD);
-    let owner: number | undefined = at;
-    while (owner < end && !owns(owner, transaction)) owner++;
-    if (owner === end) owner = ownerByKey(transaction);
-    if (owner === undefined) continue;
-    at = owner;
-    const { id, date, type, result, amount, payment_method } = transaction;
-    rows[at]!.transactions.push({ id, date, type, result, amount, payment_method });
-  }
-  return rows;
-}
 
 /**
  * What a read of an account's every invoice hands over: one call per invoice and per
@@ -135,21 +91,38 @@ export function visitInvoiceRows(rows: readonly CashflowInvoiceRow[], visitor: I
   }
 }
 
+const UUID = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i;
+
+/** `text` as an SQL string literal, whatever `standard_conforming_strings` says. */
+const literal = (text: string) => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+
+/** The page of `size` invoices after the invoice `after` (from the first when null). */
+interface InvoicePage {
+  after: { dataSource: string; id: string } | null;
+  size: number;
+}
+
 /**
  * Every invoice of the account joined to its transactions, one row per transaction (one for an
  * invoice without any), in key order and each invoice's transactions in time order, with days
- * as day numbers: the COPY read of `eachInvoice`. Fields by position, as `visitCopy` reads them.
+ * as day numbers: the COPY read of `eachInvoice`, or one page of it from `invoices_page`
+ * (migration 024). Fields by position, as `visitCopy` reads them.
  */
-function invoicesCopy(accountId: string): string {
-  // COPY takes no parameters: the account id goes in as a literal, so it must be a UUID.
-  if (!/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(accountId))
-    throw new Error(`not an account id: ${accountId}`);
+function invoicesCopy(accountId: string, page?: InvoicePage): string {
+  // COPY takes no parameters: ids go in as literals, so the UUIDs must be UUIDs.
+  for (const id of [accountId, page?.after?.dataSource ?? accountId])
+    if (!UUID.test(id)) throw new Error(`not an id: ${id}`);
   const day = (column: string) => `${column} - date '1970-01-01'`;
+  const after = page?.after ? `'${page.after.dataSource}', ${literal(page.after.id)}` : 'null, null';
+  const invoices = page
+    ? `invoices_page('${accountId}', ${after}, ${page.size}) i left join lateral (select * from invoice_transactions x
+         where x.account_id = i.account_id and x.data_source_id = i.data_source_id and x.invoice_id = i.invoice_id
+         offset 0) c on true`
+    : `invoices i left join invoice_transactions c on ${CHILD_OF_INVOICE} where i.account_id = '${accountId}'`;
   return `select i.data_source_id, i.invoice_id, i.customer_id, i.number, i.description, ${day('i.date')},
       ${day('i.due_date')}, ${day('i.payment_date')}, i.status, i.total, i.currency, c.transaction_id,
       ${day("(c.date at time zone 'UTC')::date")}, c.type, c.result, c.amount, c.payment_method
-    from invoices i left join invoice_transactions c on ${CHILD_OF_INVOICE}
-    where i.account_id = '${accountId}'
+    from ${invoices}
     order by i.data_source_id, i.invoice_id, date_trunc('milliseconds', c.date), c.position`;
 }
 
@@ -167,19 +140,29 @@ const STREAMED = {
   max_parallel_workers_per_gather: '0',
 };
 
-/** The rows of `invoicesCopy` handed to `visitor`. */
-async function visitCopy(chunks: AsyncIterable<Buffer>, visitor: InvoiceVisitor): Promise<void> {
+/**
+ * The rows of `invoicesCopy` handed to `visitor`; returns how many invoices there were and the
+ * last one's key (null for none), where the next page starts.
+ */
+async function visitCopy(
+  chunks: AsyncIterable<Buffer>,
+  visitor: InvoiceVisitor,
+): Promise<{ invoices: number; last: InvoicePage['after'] }> {
   const invoice = groupKey();
   const source = groupKey();
   let dataSource = '';
+  let invoices = 0;
+  let id = '';
   await eachCopyRow(chunks, (row) => {
     if (row.startsGroup(2, invoice)) {
       // One data source's invoices come together: its id is decoded once.
       if (row.startsGroup(1, source)) dataSource = row.string(0);
+      invoices++;
+      id = row.string(1);
       visitor.invoice(
         dataSource,
         row.string(2),
-        row.string(1),
+        id,
         row.stringOrNull(3),
         row.stringOrNull(4),
         row.integer(5),
@@ -200,61 +183,31 @@ async function visitCopy(chunks: AsyncIterable<Buffer>, visitor: InvoiceVisitor)
       row.stringOrNull(16),
     );
   });
+  return { invoices, last: invoices === 0 ? null : { dataSource, id } };
 }
 
 /** Reads what the cashflow reports compute on. */
 export function cashflowRepo(db: Queryable) {
-  /**
-   * Every invoice of the account with its transactions, without lines (no report sums them),
-   * `size` invoices at a time in key order. Invoices and transactions are read flat, each
-   * page by a range of the primary keys, and put together here: a transaction list built per
-   * invoice inside the query cost PGlite twice the time of the two plain reads. The page comes
-   * from `invoices_page` (migration 024), which walks the primary key whatever the statistics.
-   */
-  async function* invoicePages(accountId: string, size: number): AsyncGenerator<CashflowInvoiceRow[]> {
-    const pageAfter = async (after: InvoiceColumnsRow | undefined) => {
-      const invoices = await jsonRows<InvoiceColumnsRow>(
-        db,
-        `select ${INVOICE_COLUMNS} from invoices_page($1, $2, $3, $4) i`,
-        [accountId, after?.data_source ?? null, after?.id ?? null, size],
-        { orderBy: 'q.data_source, q.id' },
-      );
-      if (invoices.length === 0) return [];
-      const transactions = await jsonRows<TransactionOfInvoice>(
-        db,
-        `select c.data_source_id, c.invoice_id, c.transaction_id as id, ${TRANSACTION_INSTANT} as date,
-                c.type, c.result, c.amount, c.payment_method, c.position
-         from ${inKeyRanges('invoice_transactions', 'invoice_id', 'c')}`,
-        [
-          accountId,
-          keyRangesJson(
-            invoices,
-            (invoice) => invoice.data_source,
-            (invoice) => invoice.id,
-          ),
-        ],
-        { orderBy: 'q.data_source_id, q.invoice_id, q.position' },
-      );
-      return withTransactions(invoices, transactions);
-    };
-    for (let page = await pageAfter(undefined); page.length > 0; page = await pageAfter(page.at(-1))) {
-      yield page;
-      if (page.length < size) return;
-    }
-  }
-
   return {
-    invoicePages,
-
     /**
-     * Every invoice of the account with its transactions, handed to `visitor` in key order. On
-     * PostgreSQL one COPY of the invoices joined to their transactions, read as it arrives: the
-     * driver's rows (an object and a string per value) cost five times the server's work. On
-     * PGlite, `invoicePages`.
+     * Every invoice of the account with its transactions, handed to `visitor` in key order: a
+     * COPY of the invoices joined to their transactions, read in place (docs/decisions.md,
+     * "Cashflow table"). PostgreSQL streams one COPY of the whole account; PGlite answers a COPY
+     * whole, so there it goes by pages of `pageSize` invoices.
      */
-    async eachInvoice(accountId: string, visitor: InvoiceVisitor): Promise<void> {
-      if (db.copyText) return visitCopy(db.copyText(invoicesCopy(accountId), STREAMED), visitor);
-      for await (const rows of invoicePages(accountId, PAGE)) visitInvoiceRows(rows, visitor);
+    async eachInvoice(accountId: string, visitor: InvoiceVisitor, pageSize = PAGE): Promise<void> {
+      const copyText = db.copyText;
+      if (!copyText) throw new Error('a whole read of the invoices runs outside a transaction');
+      if (db.streamsCopy) {
+        await visitCopy(copyText(invoicesCopy(accountId), STREAMED), visitor);
+        return;
+      }
+      let page: InvoicePage = { after: null, size: pageSize };
+      for (;;) {
+        const { invoices, last } = await visitCopy(copyText(invoicesCopy(accountId, page)), visitor);
+        if (invoices < pageSize) return;
+        page = { after: last, size: pageSize };
+      }
     },
 
     /**

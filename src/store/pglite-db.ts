@@ -23,6 +23,11 @@ function wrap(target: PGlite | Transaction): Queryable {
       await yieldToLoop();
       await target.exec(sql);
     },
+    async *copyText(sql) {
+      await yieldToLoop();
+      const result = await target.query(`copy (${sql}) to '/dev/blob'`);
+      if (result.blob) yield Buffer.from(await result.blob.arrayBuffer());
+    },
     copyCsv: async (table, columns, csv) => {
       await yieldToLoop();
       await target.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob' with (format csv)`, [], {

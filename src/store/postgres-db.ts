@@ -105,7 +105,11 @@ export async function openPostgresDb(connectionString: string, options: Postgres
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  const root: Queryable = { ...wrap(pool), copyText: (sql, settings) => copyText(pool, sql, settings) };
+  const root: Queryable = {
+    ...wrap(pool),
+    copyText: (sql, settings) => copyText(pool, sql, settings),
+    streamsCopy: true,
+  };
   await root.query('select 1');
   return {
     kind: 'postgres',

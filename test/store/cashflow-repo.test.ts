@@ -12,11 +12,20 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
   let db: Db;
   let services: Services;
   let accountId: string;
-  /** Every invoice, read in pages of `size`. */
-  const invoices = async (size: number) => {
-    const rows = [];
-    for await (const page of services.store.cashflow.invoicePages(accountId, size)) rows.push(...page);
-    return rows;
+  /** Every call a visitor gets, as values. */
+  const recorder = () => {
+    const calls: unknown[][] = [];
+    const visitor: InvoiceVisitor = {
+      invoice: (...values) => calls.push(['invoice', ...values]),
+      transaction: (...values) => calls.push(['transaction', ...values]),
+    };
+    return { calls, visitor };
+  };
+  /** Every call of a whole read, in pages of `size` invoices where the store reads by pages. */
+  const visits = async (size?: number) => {
+    const { calls, visitor } = recorder();
+    await services.store.cashflow.eachInvoice(accountId, visitor, size);
+    return calls;
   };
   let source: string;
 
@@ -53,9 +62,10 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
         ],
       },
     ]);
-    source = (await invoices(1))[0]!.data_source;
+    source = (await visits())[0]![1] as string;
     // A second data source, so that a page can span two: its keys sort after or before the first's.
-    const other = (await services.dataSources.create(accountId, { name: 'Other', type: 'csv' })).id;
+    otherSource = (await services.dataSources.create(accountId, { name: 'Other', type: 'csv' })).id;
+    const other = otherSource;
     await services.customers.upsert(accountId, { id: 'c1', name: 'One elsewhere', data_source: other });
     await services.invoices.import(accountId, [
       {
@@ -72,17 +82,23 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
     otherFirst = other < source;
   });
   let otherFirst: boolean;
+  let otherSource: string;
   afterAll(async () => {
     await db.close();
     await location.drop();
   });
 
-  it('reads invoices with their transactions and without lines, the same in pages of any size', async () => {
-    const rows = await invoices(10);
+  it('reads invoices with their transactions in key order, the same in pages of any size', async () => {
+    const calls = await visits();
+    // Each invoice's id, total and transactions' ids.
+    const invoices: [unknown, unknown, unknown[]][] = [];
+    for (const call of calls)
+      if (call[0] === 'invoice') invoices.push([call[3], call[10], []]);
+      else invoices.at(-1)![2].push(call[1]);
     const first = [
       ['in1', 1050, ['t1']],
       ['in2', 700, []],
-      // Each invoice's transactions in their order, whatever their ids.
+      // Each invoice's transactions in time order, whatever their ids.
       ['in3', 900, ['z', 'a']],
     ];
     const other = [
@@ -90,34 +106,29 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
       ['in1', 300, ['t9']],
     ];
     // Key order: by data source, then id; the same id in two data sources is two invoices.
-    expect(
-      rows.map((row) => [row.id, row.amount, row.transactions.map((transaction) => transaction.id)]),
-    ).toEqual(otherFirst ? [...other, ...first] : [...first, ...other]);
-    const in1 = rows.find((row) => row.id === 'in1' && row.data_source === source)!;
-    expect(in1.transactions[0]).toEqual({
-      id: 't1',
-      date: '2025-01-02T00:00:00.000Z',
-      type: 'payment',
-      result: 'successful',
-      amount: 1050,
-      payment_method: null,
-    });
-    expect(in1).not.toHaveProperty('lines');
+    expect(invoices).toEqual(otherFirst ? [...other, ...first] : [...first, ...other]);
+    // 2025-01-01 is day 20,089; t1 on the next day, a successful payment without a method.
+    const in1 = calls.findIndex((call) => call[0] === 'invoice' && call[1] === source && call[3] === 'in1');
+    expect(calls[in1]).toEqual([
+      'invoice',
+      source,
+      'c1',
+      'in1',
+      null,
+      null,
+      20_089,
+      null,
+      null,
+      'paid',
+      1050,
+      'usd',
+    ]);
+    expect(calls[in1 + 1]).toEqual(['transaction', 't1', 20_090, false, true, 1050, null]);
     // Pages of 2 and 3 span both data sources, whichever comes first.
-    for (const size of [1, 2, 3]) expect(await invoices(size)).toEqual(rows);
+    for (const size of [1, 2, 3]) expect(await visits(size)).toEqual(calls);
   });
 
-  /** Every call a visitor gets, as values. */
-  const recorder = () => {
-    const calls: unknown[][] = [];
-    const visitor: InvoiceVisitor = {
-      invoice: (...values) => calls.push(['invoice', ...values]),
-      transaction: (...values) => calls.push(['transaction', ...values]),
-    };
-    return { calls, visitor };
-  };
-
-  it('hands every invoice to a visitor as the pages give them, transactions in time order', async () => {
+  it('hands every invoice to a visitor as the driver decodes them, transactions in time order', async () => {
     // Text the COPY read escapes, characters of several bytes, and transactions whose ids and
     // stored order are not their time order (two at one instant keep their stored order).
     await services.customers.upsert(accountId, { id: 'Ünï 🌍', name: 'Unicode' });
@@ -145,11 +156,21 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
         { id: 'b', date: '2025-07-01T10:00:00Z', type: 'payment', result: 'failed', amount: 250 },
       ],
     });
-    const paged = recorder();
-    visitInvoiceRows(await invoices(2), paged.visitor);
+    // The same invoices read by customer (rows decoded by the driver, transactions sorted here).
+    const byCustomer = recorder();
+    const customers = [
+      { dataSourceId: source, id: 'c1' },
+      { dataSourceId: otherSource, id: 'c1' },
+      { dataSourceId: source, id: 'Ünï 🌍' },
+    ];
+    visitInvoiceRows(
+      await services.store.cashflow.invoicesOfCustomers(accountId, customers),
+      byCustomer.visitor,
+    );
     const read = recorder();
     await services.store.cashflow.eachInvoice(accountId, read.visitor);
-    expect(read.calls).toEqual(paged.calls);
+    expect(read.calls).toEqual(byCustomer.calls);
+    for (const size of [1, 2, 3]) expect(await visits(size)).toEqual(read.calls);
     const start = read.calls.findIndex((call) => call[3] === 'in\\4');
     // 2025-06-30 is day 20,269; transactions by time, then stored order: y, b, z.
     expect(read.calls.slice(start, start + 4)).toEqual([
