@@ -94,7 +94,7 @@ export function visitInvoiceRows(rows: readonly CashflowInvoiceRow[], visitor: I
 const UUID = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i;
 
 /** `text` as an SQL string literal, whatever `standard_conforming_strings` says. */
-const literal = (text: string) => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+const literal = (text: string) => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 /** The page of `size` invoices after the invoice `after` (from the first when null). */
 interface InvoicePage {
@@ -198,6 +198,7 @@ export function cashflowRepo(db: Queryable) {
     async eachInvoice(accountId: string, visitor: InvoiceVisitor, pageSize = PAGE): Promise<void> {
       const copyText = db.copyText;
       if (!copyText) throw new Error('a whole read of the invoices runs outside a transaction');
+      if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`not a page size: ${pageSize}`);
       if (db.streamsCopy) {
         await visitCopy(copyText(invoicesCopy(accountId), STREAMED), visitor);
         return;

@@ -12,6 +12,13 @@ import { typeParsers } from './db.js';
  */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The text of `COPY (sql)`, whole; the answer's blob is dropped once read, before the caller works on the text. */
+async function copiedOut(target: PGlite | Transaction, sql: string): Promise<Buffer> {
+  await yieldToLoop();
+  const { blob } = await target.query(`copy (${sql}) to '/dev/blob'`);
+  return blob ? Buffer.from(await blob.arrayBuffer()) : Buffer.alloc(0);
+}
+
 function wrap(target: PGlite | Transaction): Queryable {
   return {
     query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
@@ -24,9 +31,7 @@ function wrap(target: PGlite | Transaction): Queryable {
       await target.exec(sql);
     },
     async *copyText(sql) {
-      await yieldToLoop();
-      const result = await target.query(`copy (${sql}) to '/dev/blob'`);
-      if (result.blob) yield Buffer.from(await result.blob.arrayBuffer());
+      yield await copiedOut(target, sql);
     },
     copyCsv: async (table, columns, csv) => {
       await yieldToLoop();
