@@ -11,15 +11,18 @@ import type { Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
 import { changedSince } from './snapshot-changes.js';
 
-/** The snapshot's customers' indexes, by data source and then id. */
-function customerIndexes(customers: readonly CustomerView[]): Map<string, Map<string, number>> {
+/** A customer's index in the snapshot, or undefined for one it does not hold. */
+type CustomerIndex = (dataSource: string, customerId: string) => number | undefined;
+
+/** The snapshot's customers by data source and then id: no key string made per look-up. */
+function customerIndex(customers: readonly CustomerView[]): CustomerIndex {
   const bySource = new Map<string, Map<string, number>>();
   for (const [index, customer] of customers.entries()) {
     let ids = bySource.get(customer.dataSourceId);
     if (ids === undefined) bySource.set(customer.dataSourceId, (ids = new Map<string, number>()));
     ids.set(customer.id, index);
   }
-  return bySource;
+  return (dataSource, customerId) => bySource.get(dataSource)?.get(customerId);
 }
 
 /** Where the snapshot's invoices go: a table's builder, or a list to patch a table with. */
@@ -30,8 +33,7 @@ type InvoiceSink = Pick<CashflowTableBuilder, 'startInvoice' | 'addTransaction'>
  * customer; an invoice of a customer the snapshot does not hold yet is left out, with its
  * transactions.
  */
-function snapshotInvoices(customers: readonly CustomerView[], sink: InvoiceSink): InvoiceVisitor {
-  const indexes = customerIndexes(customers);
+function snapshotInvoices(indexOf: CustomerIndex, sink: InvoiceSink): InvoiceVisitor {
   let kept = false;
   return {
     invoice(
@@ -47,7 +49,7 @@ function snapshotInvoices(customers: readonly CustomerView[], sink: InvoiceSink)
       total,
       currency,
     ) {
-      const customer = indexes.get(dataSource)?.get(customerId);
+      const customer = indexOf(dataSource, customerId);
       kept = customer !== undefined;
       if (customer !== undefined)
         sink.startInvoice(
@@ -70,10 +72,7 @@ function snapshotInvoices(customers: readonly CustomerView[], sink: InvoiceSink)
 }
 
 /** The rows' invoices of the snapshot's customers, as the cashflow engine's objects. */
-function cashflowInvoices(
-  rows: readonly CashflowInvoiceRow[],
-  customers: readonly CustomerView[],
-): CashflowInvoice[] {
+function cashflowInvoices(rows: readonly CashflowInvoiceRow[], indexOf: CustomerIndex): CashflowInvoice[] {
   const invoices: CashflowInvoice[] = [];
   let transactions: CashflowTransaction[] = [];
   const list: InvoiceSink = {
@@ -97,7 +96,7 @@ function cashflowInvoices(
       transactions.push({ id, day, type: refund ? 'refund' : 'payment', successful, amount, paymentMethod });
     },
   };
-  visitInvoiceRows(rows, snapshotInvoices(customers, list));
+  visitInvoiceRows(rows, snapshotInvoices(indexOf, list));
   return invoices;
 }
 
@@ -119,7 +118,7 @@ export async function failingInvoicesTable(
 ): Promise<CashflowTable> {
   const builder = new CashflowTableBuilder();
   const rows = await store.cashflow.failingInvoicesSince(accountId, dayString(from));
-  visitInvoiceRows(rows, snapshotInvoices(snapshot.customers, builder));
+  visitInvoiceRows(rows, snapshotInvoices(customerIndex(snapshot.customers), builder));
   return builder.finish();
 }
 
@@ -149,7 +148,7 @@ export function createCashflowTables(store: Store) {
   /** The table read whole, each row straight into its columns. */
   async function build(accountId: string, customers: readonly CustomerView[]): Promise<CashflowTable> {
     const builder = new CashflowTableBuilder();
-    await store.cashflow.eachInvoice(accountId, snapshotInvoices(customers, builder));
+    await store.cashflow.eachInvoice(accountId, snapshotInvoices(customerIndex(customers), builder));
     return builder.finish();
   }
 
@@ -182,7 +181,9 @@ export function createCashflowTables(store: Store) {
       ...changed,
       ...unrecorded.map((customer) => ({ dataSourceId: customer.dataSourceId, id: customer.id })),
     ]);
-    return patchCashflowTable(previous.table, customerOf, cashflowInvoices(fresh, snapshot.customers));
+    const fromKeys: CustomerIndex = (dataSource, customerId) =>
+      indexes.get(customerKey(dataSource, customerId));
+    return patchCashflowTable(previous.table, customerOf, cashflowInvoices(fresh, fromKeys));
   }
 
   /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
