@@ -28,7 +28,8 @@ export function tableStatistics(db: Queryable, now: () => number = Date.now) {
     const stale = await db.query<{ name: string }>(
       `select quote_ident(relname) as name from pg_class
        where relnamespace = current_schema()::regnamespace and relkind = 'r'
-         and pg_relation_size(oid) / current_setting('block_size')::int > $1 + $2::real * greatest(relpages, 0)`,
+         and pg_relation_size(oid) / current_setting('block_size')::int - greatest(relpages, 0)
+             > $1 + $2::real * greatest(relpages, 0)`,
       [THRESHOLD.pages, THRESHOLD.share],
     );
     // One table at a time: each analysis holds the loop of the embedded store only briefly.
