@@ -92,7 +92,9 @@ describe('patchAccountSnapshot', () => {
             ...fresh,
           ].sort(compareCustomers);
           expect(patch.customers).toEqual(expected);
-          expect(patchAccountSnapshot(previous, 2, patch, 20)).toEqual(buildAccountSnapshot(2, expected, 20));
+          const patched = patchAccountSnapshot(previous, 2, patch, 20);
+          expect({ ...patched, patchedFrom: undefined }).toEqual(buildAccountSnapshot(2, expected, 20));
+          expect(patched.patchedFrom).toEqual({ version: 1, changed, moves: patch.moves });
         },
       ),
       { numRuns: 500 },

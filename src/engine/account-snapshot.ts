@@ -78,6 +78,12 @@ export interface AccountSnapshot {
   attributes: CustomerAttributes;
   movements: Snapshot;
   funnel: FunnelColumns;
+  /**
+   * How it was patched from the snapshot of `version`: the customers read again, and where every
+   * customer went. A table built for that snapshot is patched by the same moves. Absent for a
+   * snapshot read whole.
+   */
+  patchedFrom?: { version: number; changed: readonly CustomerKey[]; moves: CustomerMoves };
 }
 
 /** The UTC calendar day of a stored ISO 8601 instant. */
@@ -160,6 +166,8 @@ export function inSnapshotOrder(customers: CustomerView[]): CustomerView[] {
 /** A snapshot's customers after a patch, and where each went. */
 export interface PatchedCustomers {
   customers: CustomerView[];
+  /** The customers read again, as asked. */
+  changed: readonly CustomerKey[];
   moves: CustomerMoves;
 }
 
@@ -196,7 +204,7 @@ export function patchCustomers(
   const moves = { customerOf, freshAt };
   // patchedList asks for the fresh customers in index order, which is the joining order.
   let joined = 0;
-  return { customers: patchedList(customers, length, moves, () => joining[joined++]!), moves };
+  return { customers: patchedList(customers, length, moves, () => joining[joined++]!), changed, moves };
 }
 
 /** Each filter attribute of a customer. */
@@ -262,7 +270,7 @@ export function buildAccountSnapshot(
 export function patchAccountSnapshot(
   previous: AccountSnapshot,
   version: number,
-  { customers, moves }: PatchedCustomers,
+  { customers, changed, moves }: PatchedCustomers,
   readAt: number,
 ): AccountSnapshot {
   return {
@@ -272,6 +280,7 @@ export function patchAccountSnapshot(
     attributes: attributes(customers, { previous: previous.attributes, moves }),
     movements: patchSnapshot(previous.movements, customers, moves),
     funnel: patchFunnel(previous.funnel, customers, moves),
+    patchedFrom: { version: previous.version, changed, moves },
   };
 }
 
