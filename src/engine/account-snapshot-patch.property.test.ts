@@ -94,7 +94,7 @@ describe('patchAccountSnapshot', () => {
           expect(patch.customers).toEqual(expected);
           const patched = patchAccountSnapshot(previous, 2, patch, 20);
           expect({ ...patched, patchedFrom: undefined }).toEqual(buildAccountSnapshot(2, expected, 20));
-          expect(patched.patchedFrom).toEqual({ version: 1, changed, moves: patch.moves });
+          expect(patched.patchedFrom).toEqual({ customers, changed, moves: patch.moves });
         },
       ),
       { numRuns: 500 },
@@ -110,5 +110,10 @@ describe('patchAccountSnapshot', () => {
     expect(patch.customers).toEqual([a, bAgain, d]);
     expect([...patch.moves.customerOf]).toEqual([0, -1, -1]);
     expect(patch.moves.freshAt).toEqual([1, 2]);
+
+    // A fresh view replaces the held one of its key even when the key was not listed as changed.
+    const unlisted = patchCustomers([a!, b!, c!], [{ dataSourceId: 'ds1', id: 'c' }], [bAgain]);
+    expect(unlisted.customers).toEqual([a, bAgain]);
+    expect([...unlisted.moves.customerOf]).toEqual([0, -1, -1]);
   });
 });

@@ -79,11 +79,11 @@ export interface AccountSnapshot {
   movements: Snapshot;
   funnel: FunnelColumns;
   /**
-   * How it was patched from the snapshot of `version`: the customers read again, and where every
-   * customer went. A table built for that snapshot is patched by the same moves. Absent for a
-   * snapshot read whole.
+   * How it was patched from the snapshot whose `customers` list is given: the customers read
+   * again, and where every customer went. A table built for that list of customers is patched by
+   * the same moves. Absent for a snapshot read whole.
    */
-  patchedFrom?: { version: number; changed: readonly CustomerKey[]; moves: CustomerMoves };
+  patchedFrom?: { customers: readonly CustomerView[]; changed: readonly CustomerKey[]; moves: CustomerMoves };
 }
 
 /** The UTC calendar day of a stored ISO 8601 instant. */
@@ -166,7 +166,7 @@ export function inSnapshotOrder(customers: CustomerView[]): CustomerView[] {
 /** A snapshot's customers after a patch, and where each went. */
 export interface PatchedCustomers {
   customers: CustomerView[];
-  /** The customers read again, as asked. */
+  /** The customers read again, as asked: distinct keys, as the store's record of changes gives them. */
   changed: readonly CustomerKey[];
   moves: CustomerMoves;
 }
@@ -187,8 +187,12 @@ export function patchCustomers(
     const at = lowerBound(customers, key);
     if (at < customers.length && compareCustomers(customers[at]!, key) === 0) leaves[at] = 1;
   }
-  // A joining customer goes before the first customer after it, which may be its own old view.
+  // A joining customer goes before the first customer after it, which may be its own old view:
+  // that one leaves, listed in `changed` or not.
   const before = joining.map((customer) => lowerBound(customers, customer));
+  before.forEach((at, index) => {
+    if (at < customers.length && compareCustomers(customers[at]!, joining[index]!) === 0) leaves[at] = 1;
+  });
   const customerOf = new Int32Array(customers.length);
   const freshAt: number[] = [];
   let length = 0;
@@ -280,7 +284,7 @@ export function patchAccountSnapshot(
     attributes: attributes(customers, { previous: previous.attributes, moves }),
     movements: patchSnapshot(previous.movements, customers, moves),
     funnel: patchFunnel(previous.funnel, customers, moves),
-    patchedFrom: { version: previous.version, changed, moves },
+    patchedFrom: { customers: previous.customers, changed, moves },
   };
 }
 

@@ -163,14 +163,14 @@ export function createCashflowTables(store: Store) {
     const keys = snapshot.customers.map(keyOf);
     const indexes = new Map(keys.map((key, index) => [key, index]));
     const reread = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
-    const customerOf = new Int32Array(previous.customers.length);
-    for (const [index, customer] of previous.customers.entries()) {
-      const key = keyOf(customer);
+    const previousKeys = previous.customers.map(keyOf);
+    const customerOf = new Int32Array(previousKeys.length);
+    for (const [index, key] of previousKeys.entries()) {
       const next = reread.has(key) ? -1 : indexes.get(key);
       if (next === undefined) return undefined;
       customerOf[index] = next;
     }
-    const kept = new Set(previous.customers.map(keyOf));
+    const kept = new Set(previousKeys);
     const unrecorded = snapshot.customers.filter((_, index) => {
       const key = keys[index]!;
       return !kept.has(key) && !reread.has(key);
@@ -210,7 +210,8 @@ export function createCashflowTables(store: Store) {
   /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
   async function tableFor(accountId: string, snapshot: AccountSnapshot, cached?: Built) {
     const step = snapshot.patchedFrom;
-    if (cached && step?.version === cached.version) {
+    // The very customers the table's indexes name, not only their version.
+    if (cached && step?.customers === cached.customers) {
       const table = await cached.table.catch(() => undefined);
       if (table) return patchedAlong(accountId, table, snapshot, step);
     }

@@ -203,9 +203,10 @@ function sortedRange(from: number, to: number, compare: (x: number, y: number) =
 }
 
 /**
- * How a table was patched from a previous one: the previous table's invoices that were kept
- * come first, in their order, each at `invoiceOf[old]` (-1 for those left out); the invoices
- * added after them are the changed customers'.
+ * How a table was patched from a previous one: the previous table's invoices that were copied
+ * come first, in their order, each kept one at `invoiceOf[old]` (-1 for those left out or left
+ * in place without a customer); the `keptInvoices` copied, those of no customer included, are
+ * followed by the changed customers' invoices.
  */
 export interface TablePatch {
   previous: CashflowTable;
@@ -568,13 +569,16 @@ export class CashflowTableBuilder {
     const firstTransaction = this.transactionIds.length;
     const from = table.transactionStart[start]!;
     const to = table.transactionStart[end]!;
+    // A run copied to where it was (a patch in place) keeps its transaction starts and owners.
+    const unmoved = firstInvoice === start && firstTransaction === from;
     for (let invoice = start; invoice < end; invoice++) {
       const customer = table.invoiceCustomer[invoice]!;
       const next = customer < 0 ? NO_CUSTOMER : customerOf[customer]!;
       invoiceOf[invoice] = next < 0 ? -1 : firstInvoice + invoice - start;
       this.customers.push(next);
-      this.starts.push(table.transactionStart[invoice]! - from + firstTransaction);
+      if (!unmoved) this.starts.push(table.transactionStart[invoice]! - from + firstTransaction);
     }
+    if (unmoved) this.starts.pushRange(table.transactionStart, start, end);
     this.ids.pushRange(table.invoiceId, start, end);
     this.numbers.pushRange(table.invoiceNumber, start, end);
     this.descriptions.pushRange(table.invoiceDescription, start, end);
@@ -584,7 +588,9 @@ export class CashflowTableBuilder {
     this.statusCodes.pushRange(table.invoiceStatus, start, end);
     this.totals.pushRange(table.invoiceTotal, start, end);
     this.currencyCodes.pushRange(table.invoiceCurrency, start, end);
-    for (let t = from; t < to; t++) this.owners.push(table.transactionInvoice[t]! - start + firstInvoice);
+    if (unmoved) this.owners.pushRange(table.transactionInvoice, from, to);
+    else
+      for (let t = from; t < to; t++) this.owners.push(table.transactionInvoice[t]! - start + firstInvoice);
     this.transactionIds.pushRange(table.transactionId, from, to);
     this.transactionDays.pushRange(table.transactionDay, from, to);
     this.flags.pushRange(table.transactionFlags, from, to);
@@ -635,7 +641,7 @@ export class CashflowTableBuilder {
     this.methods.push(paymentMethod === null ? -1 : this.paymentMethods.indexOf(paymentMethod));
   }
 
-  /** The table; after `copyKept` and the changed customers' invoices, say how it was patched. */
+  /** The table; after `copyKept` or `copyAll` and the changed customers' invoices, say how it was patched. */
   finish(patch?: TablePatch): CashflowTable {
     this.starts.push(this.transactionIds.length);
     return new CashflowTable(
