@@ -6,6 +6,7 @@ import {
   compareCustomers,
   customerKey,
   type CustomerView,
+  movesSince,
   patchAccountSnapshot,
   patchCustomers,
 } from './account-snapshot.js';
@@ -82,8 +83,11 @@ describe('patchAccountSnapshot', () => {
             ),
           ),
         ),
-        ([customers, [changed, fresh]]) => {
+        // Whether a filter read the held snapshot's attributes: they are then patched, else built.
+        fc.boolean(),
+        ([customers, [changed, fresh]], attributesRead) => {
           const previous = buildAccountSnapshot(1, customers, 10);
+          if (attributesRead) expect(previous.attributes.id).toHaveLength(customers.length);
           const keys = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
           const patch = patchCustomers(customers, changed, fresh);
 
@@ -93,11 +97,77 @@ describe('patchAccountSnapshot', () => {
           ].sort(compareCustomers);
           expect(patch.customers).toEqual(expected);
           const patched = patchAccountSnapshot(previous, 2, patch, 20);
-          expect({ ...patched, patchedFrom: undefined }).toEqual(buildAccountSnapshot(2, expected, 20));
-          expect(patched.patchedFrom).toEqual({ customers, changed, moves: patch.moves });
+          expect({ ...patched, patchedFrom: [] }).toEqual(buildAccountSnapshot(2, expected, 20));
+          expect(patched.patchedFrom).toEqual([{ customers, changed, moves: patch.moves }]);
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('composes the patches since an earlier customer list into one', () => {
+    fc.assert(
+      fc.property(
+        keysArb.chain(customersArb),
+        // Each patch: the changed keys and the views of those that remain.
+        fc.array(
+          keysArb.chain((changed) =>
+            fc.tuple(
+              fc.constant(changed),
+              customersArb(changed).chain((views) => fc.subarray(views)),
+            ),
+          ),
+          { minLength: 1, maxLength: 10 },
+        ),
+        fc.nat(),
+        (customers, patches, pick) => {
+          const snapshots = [buildAccountSnapshot(1, customers)];
+          for (const [changed, fresh] of patches) {
+            const previous = snapshots.at(-1)!;
+            snapshots.push(
+              patchAccountSnapshot(
+                previous,
+                previous.version + 1,
+                patchCustomers(previous.customers, changed, fresh),
+                0,
+              ),
+            );
+          }
+          const last = snapshots.at(-1)!;
+          const from = pick % (snapshots.length - 1);
+          const since = movesSince(last, snapshots[from]!.customers);
+          // Eight patches are remembered; the list of a snapshot read whole before them is not.
+          if (snapshots.length - 1 - from > 8) {
+            expect(since).toBeUndefined();
+            return;
+          }
+          const changedKeys = new Set(
+            patches
+              .slice(from)
+              .flatMap(([changed]) => changed.map((key) => customerKey(key.dataSourceId, key.id))),
+          );
+          expect(new Set(since!.changed.map((key) => customerKey(key.dataSourceId, key.id)))).toEqual(
+            changedKeys,
+          );
+          expect(since!.changed).toHaveLength(changedKeys.size);
+          const reached = new Set<number>();
+          snapshots[from]!.customers.forEach((customer, index) => {
+            const at = since!.moves.customerOf[index]!;
+            const key = customerKey(customer.dataSourceId, customer.id);
+            // Kept throughout: the same view, where it went; else read again by some patch.
+            if (at >= 0) expect(last.customers[at]).toBe(customer);
+            expect(at < 0).toBe(changedKeys.has(key));
+            if (at >= 0) reached.add(at);
+          });
+          const fresh = last.customers.map((_, at) => at).filter((at) => !reached.has(at));
+          expect(since!.moves.freshAt).toEqual(fresh);
+          for (const at of fresh) {
+            const customer = last.customers[at]!;
+            expect(changedKeys.has(customerKey(customer.dataSourceId, customer.id))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

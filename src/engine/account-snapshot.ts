@@ -79,12 +79,25 @@ export interface AccountSnapshot {
   movements: Snapshot;
   funnel: FunnelColumns;
   /**
-   * How it was patched from the snapshot whose `customers` list is given: the customers read
-   * again, and where every customer went. A table built for that list of customers is patched by
-   * the same moves. Absent for a snapshot read whole.
+   * The patches that led to it, oldest first, back to the last snapshot read whole or at most
+   * PATCH_STEPS_KEPT: a table built for the customers of any of them follows the same moves
+   * (`movesSince`). Empty for a snapshot read whole.
    */
-  patchedFrom?: { customers: readonly CustomerView[]; changed: readonly CustomerKey[]; moves: CustomerMoves };
+  patchedFrom: readonly PatchStep[];
 }
+
+/** One patch of a snapshot: the customer list it started from, those read again, and where each went. */
+export interface PatchStep {
+  customers: readonly CustomerView[];
+  changed: readonly CustomerKey[];
+  moves: CustomerMoves;
+}
+
+/**
+ * Patches a snapshot remembers. Each holds a customer list and its moves (about 1 MiB at
+ * 100,000 customers); a table more patches behind is patched by keys instead.
+ */
+const PATCH_STEPS_KEPT = 8;
 
 /** The UTC calendar day of a stored ISO 8601 instant. */
 const instantDay = (instant: string | null) => (instant === null ? null : dayNumber(instant.slice(0, 10)));
@@ -250,26 +263,55 @@ function attributes(
   ) as unknown as CustomerAttributes;
 }
 
+/** Each snapshot's filter attributes, once something read them. */
+const builtAttributes = new WeakMap<AccountSnapshot, CustomerAttributes>();
+
+/**
+ * `snapshot` with its filter attributes built on first use: only filters and a few reports read
+ * them, and under a stream of writes most snapshots are replaced before any does.
+ */
+function withAttributes(
+  snapshot: Omit<AccountSnapshot, 'attributes'>,
+  build: () => CustomerAttributes,
+): AccountSnapshot {
+  const complete = snapshot as AccountSnapshot;
+  Object.defineProperty(complete, 'attributes', {
+    enumerable: true,
+    get() {
+      let built = builtAttributes.get(complete);
+      if (built === undefined) {
+        built = build();
+        builtAttributes.set(complete, built);
+      }
+      return built;
+    },
+  });
+  return complete;
+}
+
 export function buildAccountSnapshot(
   version: number,
   customers: readonly CustomerView[],
   readAt = 0,
 ): AccountSnapshot {
-  return {
-    version,
-    readAt,
-    customers,
-    attributes: attributes(customers),
-    movements: buildSnapshot(customers),
-    funnel: funnelColumns(customers),
-  };
+  return withAttributes(
+    {
+      version,
+      readAt,
+      customers,
+      movements: buildSnapshot(customers),
+      funnel: funnelColumns(customers),
+      patchedFrom: [],
+    },
+    () => attributes(customers),
+  );
 }
 
 /**
  * The snapshot of `version` from `previous` and a patch of its customers: equal to
- * `buildAccountSnapshot(version, patched.customers, readAt)`, but the movements and funnel days of
- * the customers that stayed are copied rather than laid out again (docs/decisions.md,
- * "Snapshots are patched").
+ * `buildAccountSnapshot(version, patched.customers, readAt)`, but the movements, funnel days and
+ * filter attributes of the customers that stayed are copied rather than laid out again
+ * (docs/decisions.md, "Snapshots are patched").
  */
 export function patchAccountSnapshot(
   previous: AccountSnapshot,
@@ -277,15 +319,56 @@ export function patchAccountSnapshot(
   { customers, changed, moves }: PatchedCustomers,
   readAt: number,
 ): AccountSnapshot {
-  return {
-    version,
-    readAt,
-    customers,
-    attributes: attributes(customers, { previous: previous.attributes, moves }),
-    movements: patchSnapshot(previous.movements, customers, moves),
-    funnel: patchFunnel(previous.funnel, customers, moves),
-    patchedFrom: { customers: previous.customers, changed, moves },
-  };
+  // Patched from the previous snapshot's attributes if they were built; not from the previous
+  // snapshot itself, which this one would keep alive, with its own predecessor, until read.
+  const from = builtAttributes.get(previous);
+  return withAttributes(
+    {
+      version,
+      readAt,
+      customers,
+      movements: patchSnapshot(previous.movements, customers, moves),
+      funnel: patchFunnel(previous.funnel, customers, moves),
+      patchedFrom: [
+        ...previous.patchedFrom.slice(-(PATCH_STEPS_KEPT - 1)),
+        { customers: previous.customers, changed, moves },
+      ],
+    },
+    () => attributes(customers, from && { previous: from, moves }),
+  );
+}
+
+/**
+ * How `snapshot`'s customers came from an earlier list of `customers`, when the snapshot
+ * remembers patches back to it: every patch since composed into one, its changed customers
+ * united (each once). Undefined when that list is not among them.
+ */
+export function movesSince(
+  snapshot: AccountSnapshot,
+  customers: readonly CustomerView[],
+): { changed: readonly CustomerKey[]; moves: CustomerMoves } | undefined {
+  const first = snapshot.patchedFrom.findIndex((step) => step.customers === customers);
+  if (first < 0) return undefined;
+  const steps = snapshot.patchedFrom.slice(first);
+  if (steps.length === 1) return steps[0]!;
+  const customerOf = Int32Array.from(steps[0]!.moves.customerOf);
+  for (const step of steps.slice(1)) {
+    for (let index = 0; index < customerOf.length; index++) {
+      const at = customerOf[index]!;
+      if (at >= 0) customerOf[index] = step.moves.customerOf[at]!;
+    }
+  }
+  // Fresh: every customer of the snapshot no customer of the earlier list became.
+  const reached = new Uint8Array(snapshot.customers.length);
+  for (const at of customerOf) if (at >= 0) reached[at] = 1;
+  const freshAt: number[] = [];
+  reached.forEach((was, at) => {
+    if (was === 0) freshAt.push(at);
+  });
+  const changed = new Map<string, CustomerKey>();
+  for (const step of steps)
+    for (const key of step.changed) changed.set(customerKey(key.dataSourceId, key.id), key);
+  return { changed: [...changed.values()], moves: { customerOf, freshAt } };
 }
 
 /** A customer's MRR on `day` in its own currency: the sum of its movements up to that day. */

@@ -1,4 +1,9 @@
-import { type AccountSnapshot, customerKey, type CustomerView } from '../engine/account-snapshot.js';
+import {
+  type AccountSnapshot,
+  customerKey,
+  type CustomerView,
+  movesSince,
+} from '../engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowLine, CashflowTransaction } from '../engine/cashflow/cashflow-data.js';
 import {
   type CashflowTable,
@@ -185,15 +190,15 @@ export function createCashflowTables(store: Store) {
   }
 
   /**
-   * The table of a snapshot patched straight from the previous table's: its customers moved as
-   * the snapshot's did, and the invoices of those it read again are read again, so no key of
-   * the account's every customer is made or looked up.
+   * The table of a snapshot patched from the previous table's by the patches it remembers: its
+   * customers moved as the snapshot's did, and the invoices of those the patches read again are
+   * read again, so no key of the account's every customer is made or looked up.
    */
   async function patchedAlong(
     accountId: string,
     previous: CashflowTable,
     snapshot: AccountSnapshot,
-    { changed, moves }: NonNullable<AccountSnapshot['patchedFrom']>,
+    { changed, moves }: NonNullable<ReturnType<typeof movesSince>>,
   ): Promise<CashflowTable> {
     const fresh = changed.length === 0 ? [] : await store.cashflow.invoicesOfCustomers(accountId, changed);
     const indexes = new Map(
@@ -209,11 +214,11 @@ export function createCashflowTables(store: Store) {
 
   /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
   async function tableFor(accountId: string, snapshot: AccountSnapshot, cached?: Built) {
-    const step = snapshot.patchedFrom;
-    // The very customers the table's indexes name, not only their version.
-    if (cached && step?.customers === cached.customers) {
+    // From the very customers the table's indexes name, not only their version.
+    const along = cached && movesSince(snapshot, cached.customers);
+    if (along) {
       const table = await cached.table.catch(() => undefined);
-      if (table) return patchedAlong(accountId, table, snapshot, step);
+      if (table) return patchedAlong(accountId, table, snapshot, along);
     }
     // Whether a patch will do before waiting for the previous table: when it will not (an
     // import), this read starts at once rather than after one that may still take seconds.
