@@ -89,6 +89,7 @@ export interface AccountSnapshot {
 /** One patch of a snapshot: the customer list it started from, those read again, and where each went. */
 export interface PatchStep {
   customers: readonly CustomerView[];
+  /** Every fresh customer's key is among them: the fresh views are those read for these keys. */
   changed: readonly CustomerKey[];
   moves: CustomerMoves;
 }
@@ -275,12 +276,15 @@ function withAttributes(
   build: () => CustomerAttributes,
 ): AccountSnapshot {
   const complete = snapshot as AccountSnapshot;
+  // Dropped once used: a patch's holds the previous snapshot's attributes.
+  let pending: (() => CustomerAttributes) | undefined = build;
   Object.defineProperty(complete, 'attributes', {
     enumerable: true,
     get() {
       let built = builtAttributes.get(complete);
       if (built === undefined) {
-        built = build();
+        built = pending!();
+        pending = undefined;
         builtAttributes.set(complete, built);
       }
       return built;
@@ -319,8 +323,9 @@ export function patchAccountSnapshot(
   { customers, changed, moves }: PatchedCustomers,
   readAt: number,
 ): AccountSnapshot {
-  // Patched from the previous snapshot's attributes if they were built; not from the previous
-  // snapshot itself, which this one would keep alive, with its own predecessor, until read.
+  // Patched from the previous snapshot's attributes if they were built (held until this
+  // snapshot's are), not from the previous snapshot itself, which this one would keep alive,
+  // with its own predecessor, until read.
   const from = builtAttributes.get(previous);
   return withAttributes(
     {
@@ -330,7 +335,7 @@ export function patchAccountSnapshot(
       movements: patchSnapshot(previous.movements, customers, moves),
       funnel: patchFunnel(previous.funnel, customers, moves),
       patchedFrom: [
-        ...previous.patchedFrom.slice(-(PATCH_STEPS_KEPT - 1)),
+        ...previous.patchedFrom.slice(Math.max(0, previous.patchedFrom.length - (PATCH_STEPS_KEPT - 1))),
         { customers: previous.customers, changed, moves },
       ],
     },

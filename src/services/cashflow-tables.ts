@@ -14,7 +14,7 @@ import { dayString } from '../engine/days.js';
 import { type CashflowInvoiceRow, type InvoiceVisitor, visitInvoiceRows } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
-import { changedSince } from './snapshot-changes.js';
+import { changedSince, mostPatched } from './snapshot-changes.js';
 
 /** A customer's index in the snapshot, or undefined for one it does not hold. */
 type CustomerIndex = (dataSource: string, customerId: string) => number | undefined;
@@ -214,9 +214,10 @@ export function createCashflowTables(store: Store) {
 
   /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
   async function tableFor(accountId: string, snapshot: AccountSnapshot, cached?: Built) {
-    // From the very customers the table's indexes name, not only their version.
+    // From the very customers the table's indexes name, not only their version, and no more
+    // of them read again than a patch by keys would take.
     const along = cached && movesSince(snapshot, cached.customers);
-    if (along) {
+    if (along && along.changed.length <= mostPatched(cached.customers.length)) {
       const table = await cached.table.catch(() => undefined);
       if (table) return patchedAlong(accountId, table, snapshot, along);
     }
