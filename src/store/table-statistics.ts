@@ -4,8 +4,8 @@ import type { Queryable } from './db.js';
  * A table is analyzed once it has grown by this many pages (8 KiB each) since its last
  * analysis, plus this share of its size then, so that a growing import is analyzed a few
  * dozen times on its way to millions of rows rather than at every request. Growth is read
- * from the table's size on disk against the page count its last analysis recorded: unlike the
- * cumulative statistics views, both are current at once, in every process.
+ * from the table's size on disk against the page count its last analysis (or vacuum) recorded:
+ * unlike the cumulative statistics views, both are current at once, in every process.
  */
 const THRESHOLD = { pages: 10, share: 0.2 };
 
