@@ -89,17 +89,27 @@ export function changesRepo(db: Queryable) {
     },
 
     /**
-     * Takes up to `limit` dirty customers off the set and returns them. Rows locked by another
-     * claimer are skipped, so concurrent workers never receive the same customer.
+     * Takes up to `limit` dirty customers off the set and returns them, each once. Only marks
+     * committed before the claim are taken: a write still open keeps its own, so the customer is
+     * derived again after it (docs/decisions.md, "Change tracking"). Marks a concurrent claimer
+     * holds are skipped, so two workers never receive the same mark.
      */
     async claimDirtyCustomers(accountId: string, limit = 10_000): Promise<RecordKey[]> {
       const rows = await db.query<{ data_source_id: string; customer_id: string }>(
-        `delete from dirty_customers d using (
-           select data_source_id, customer_id from dirty_customers where account_id = $1
-           order by data_source_id, customer_id limit $2 for update skip locked
-         ) c
-         where d.account_id = $1 and d.data_source_id = c.data_source_id and d.customer_id = c.customer_id
-         returning d.data_source_id, d.customer_id`,
+        `with picked as (
+           select distinct data_source_id, customer_id from dirty_customers where account_id = $1
+           order by data_source_id, customer_id limit $2
+         ), claimable as (
+           select d.data_source_id, d.customer_id, d.marked_by from dirty_customers d
+           join picked p on p.data_source_id = d.data_source_id and p.customer_id = d.customer_id
+           where d.account_id = $1 for update of d skip locked
+         ), claimed as (
+           delete from dirty_customers d using claimable c
+           where d.account_id = $1 and d.data_source_id = c.data_source_id
+             and d.customer_id = c.customer_id and d.marked_by = c.marked_by
+           returning d.data_source_id, d.customer_id
+         )
+         select distinct data_source_id, customer_id from claimed`,
         [accountId, limit],
       );
       return rows

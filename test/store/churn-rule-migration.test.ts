@@ -32,7 +32,12 @@ describe.each(STORE_KINDS)('migration 025 (churn on a shared last day) on %s', (
           values ${movement(CHURNED, SOURCE, 'c1', '2024-01-01', 'new')}, ${movement(CHURNED, SOURCE, 'c1', '2024-03-04', 'churn')},
                  ${movement(CHURNED, SOURCE, 'c2', '2024-01-01', 'new')}, ${movement(GROWING, OTHER_SOURCE, 'g1', '2024-01-01', 'new')};
       `);
-      expect(await migrate(db, migrations)).toEqual([CHURN_RULE_MIGRATION]);
+      expect(
+        await migrate(
+          db,
+          migrations.filter((migration) => migration.version <= CHURN_RULE_MIGRATION),
+        ),
+      ).toEqual([CHURN_RULE_MIGRATION]);
       expect(await db.query('select account_id, customer_id from dirty_customers')).toEqual([
         { account_id: CHURNED, customer_id: 'c1' },
       ]);

@@ -37,7 +37,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('a refresh beside a write of th
   });
   afterAll(() => test.dispose());
 
-  it('does not deadlock: the write waits for the refresh that claimed its customer, then marks it again', async () => {
+  it('does not deadlock: a write beside the refresh that claimed its customer marks it again', async () => {
     const accountId = (await services.accounts.create({ name: 'Busy' })).account.id;
     await services.customers.upsert(accountId, [{ id: 'c1', name: 'One', created_date: '2026-01-01' }]);
 
@@ -57,7 +57,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('a refresh beside a write of th
       return keys.length;
     });
     await claimed.promise;
-    // The write updates the customer's row, then waits to mark it while the refresh holds the mark.
+    // The write updates the customer's row and marks it while the refresh holds the older mark.
     const write = services.customers.upsert(accountId, [
       { id: 'c1', name: 'One again', created_date: '2026-01-01' },
     ]);
@@ -69,6 +69,36 @@ describe.runIf(STORE_KINDS.includes('postgres'))('a refresh beside a write of th
     // The write's mark outlived the refresh: the next one derives the customer again.
     expect(await test.store.transaction((tx) => tx.changes.claimDirtyCustomers(accountId, 500))).toEqual([
       { dataSourceId: expect.any(String), id: 'c1' },
+    ]);
+  });
+
+  it('keeps the mark of a write still open when a refresh claims the customer marked before it', async () => {
+    const accountId = (await services.accounts.create({ name: 'Marked twice' })).account.id;
+    // Committed and not yet claimed: the customer is marked when the second write marks it.
+    await services.customers.upsert(accountId, [{ id: 'c1', name: 'One', created_date: '2026-01-01' }]);
+    const dataSourceId = (await services.dataSources.list(accountId))[0]!.id;
+    const key = { dataSourceId, id: 'c1' };
+
+    const marked = deferred();
+    const mayCommit = deferred();
+    const write = test.store.transaction(async (tx) => {
+      await tx.changes.markCustomers(accountId, [key]);
+      marked.resolve();
+      await mayCommit.promise;
+    });
+    await marked.promise;
+    // The refresh takes the first write's mark; it cannot see the second write, still open.
+    const claimed = await test.store.transaction(async (tx) => {
+      await tx.metrics.lockAccount(accountId);
+      return tx.changes.claimDirtyCustomers(accountId, 500);
+    });
+    expect(claimed).toEqual([key]);
+    mayCommit.resolve();
+    await write;
+
+    // What the second write changed was not seen by that refresh: the next one derives it.
+    expect(await test.store.transaction((tx) => tx.changes.claimDirtyCustomers(accountId, 500))).toEqual([
+      key,
     ]);
   });
 });
