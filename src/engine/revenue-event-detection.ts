@@ -1,5 +1,5 @@
 import { type AccountSnapshot, type CustomerView, mrrOn } from './account-snapshot.js';
-import type { CashflowTable } from './cashflow/cashflow-table.js';
+import { type CashflowTable, NO_CUSTOMER } from './cashflow/cashflow-table.js';
 import { dayNumber, dayString } from './days.js';
 import type { FxTable } from './fx-table.js';
 import { listMovements, type ListedMovement } from './reports/movement-list.js';
@@ -133,7 +133,8 @@ export function paymentEvents(
   };
   for (let invoice = 0; invoice < cashflow.invoiceCount; invoice++) {
     const failure = cashflow.firstFailure[invoice]!;
-    if (failure < 0) continue;
+    // A table built whole has no invoice of no customer; a patched one may.
+    if (failure < 0 || cashflow.invoiceCustomer[invoice] === NO_CUSTOMER) continue;
     add('failed_payment', invoice, failure);
     const recovery = cashflow.recovery[invoice]!;
     if (recovery >= 0) add('payment_recovered', invoice, recovery);

@@ -42,13 +42,11 @@ export interface Snapshot {
 /** Marks "no day" in day columns. */
 export const NO_DAY = -2_147_483_648;
 
-export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snapshot {
+/** The customers' currencies in order of first appearance, and each customer's index into them. */
+function currencyCodes(customers: readonly SnapshotCustomerInput[]) {
   const currencies: string[] = [];
   const currencyIndex = new Map<string, number>();
   const customerCurrency = new Uint16Array(customers.length);
-  let count = 0;
-  let firstDay = Number.POSITIVE_INFINITY;
-  let lastDay = Number.NEGATIVE_INFINITY;
   customers.forEach((customer, index) => {
     let code = currencyIndex.get(customer.currency);
     if (code === undefined) {
@@ -57,12 +55,22 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
       currencyIndex.set(customer.currency, code);
     }
     customerCurrency[index] = code;
+  });
+  return { currencies, customerCurrency };
+}
+
+export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snapshot {
+  const { currencies, customerCurrency } = currencyCodes(customers);
+  let count = 0;
+  let firstDay = Number.POSITIVE_INFINITY;
+  let lastDay = Number.NEGATIVE_INFINITY;
+  for (const customer of customers) {
     for (const movement of customer.movements) {
       count += 1;
       if (movement.day < firstDay) firstDay = movement.day;
       if (movement.day > lastDay) lastDay = movement.day;
     }
-  });
+  }
 
   const quantityChanges = customers
     .flatMap((customer, index) =>
@@ -120,4 +128,221 @@ export function buildSnapshot(customers: readonly SnapshotCustomerInput[]): Snap
     }
   });
   return snapshot;
+}
+
+/**
+ * How a patch moves a snapshot's customers: each previous index's new one (-1: the customer
+ * changed or left), and the new indexes, ascending, of the customers read again.
+ */
+export interface CustomerMoves {
+  customerOf: Int32Array;
+  freshAt: readonly number[];
+}
+
+/**
+ * Fills `target`, which must start as a copy of `previous` (as far as both reach), with a
+ * per-customer column after a patch: each kept customer's value moved to its new index, each
+ * fresh one's computed. Where a customer kept its index, as all do when none joined or left
+ * before it, there is nothing to write: a write that re-derives one customer costs one copy.
+ */
+function fillPatched<T>(
+  target: { [index: number]: T },
+  previous: ArrayLike<T>,
+  length: number,
+  { customerOf, freshAt }: CustomerMoves,
+  freshValue: (at: number) => T,
+): void {
+  let old = 0;
+  let next = 0;
+  for (let at = 0; at < length; at++) {
+    if (freshAt[next] === at) {
+      next++;
+      target[at] = freshValue(at);
+      continue;
+    }
+    while (customerOf[old]! < 0) old++;
+    if (old !== at) target[at] = previous[old]!;
+    old++;
+  }
+}
+
+/** A per-customer list after a patch: the kept customers' values copied, the fresh ones' computed. */
+export function patchedList<T>(
+  previous: readonly T[],
+  length: number,
+  moves: CustomerMoves,
+  freshValue: (at: number) => T,
+): T[] {
+  // A copy of a packed array, overwritten where needed, fills faster than pushes or `new Array(n)`.
+  const list = previous.slice();
+  list.length = length;
+  fillPatched(list, previous, length, moves, freshValue);
+  return list;
+}
+
+/** A per-customer column of integers after a patch, as `patchedList`. */
+export function patchedInt32s(
+  previous: Int32Array,
+  length: number,
+  moves: CustomerMoves,
+  freshValue: (at: number) => number,
+): Int32Array {
+  const column = new Int32Array(length);
+  column.set(previous.subarray(0, length));
+  fillPatched(column, previous, length, moves, freshValue);
+  return column;
+}
+
+/**
+ * `currencyCodes` after a patch: the kept customers' codes copied, then the dictionary put back
+ * in order of first appearance (a currency may have left with its first customer, or joined
+ * before it) by renumbering, without reading the customers again.
+ */
+function patchCurrencyCodes(
+  previous: Snapshot,
+  customers: readonly SnapshotCustomerInput[],
+  moves: CustomerMoves,
+) {
+  const dictionary = [...previous.currencies];
+  const codeOf = new Map(dictionary.map((currency, code) => [currency, code]));
+  const codes = new Uint16Array(customers.length);
+  codes.set(previous.customerCurrency.subarray(0, customers.length));
+  fillPatched(codes, previous.customerCurrency, customers.length, moves, (at) => {
+    const currency = customers[at]!.currency;
+    let code = codeOf.get(currency);
+    if (code === undefined) {
+      code = dictionary.length;
+      dictionary.push(currency);
+      codeOf.set(currency, code);
+    }
+    return code;
+  });
+  const renumbered = new Int32Array(dictionary.length).fill(-1);
+  const currencies: string[] = [];
+  for (const code of codes) {
+    if (renumbered[code] !== -1) continue;
+    renumbered[code] = currencies.length;
+    currencies.push(dictionary[code]!);
+    if (currencies.length === dictionary.length) break;
+  }
+  if (!currencies.every((currency, code) => dictionary[code] === currency))
+    for (let at = 0; at < codes.length; at++) codes[at] = renumbered[codes[at]!]!;
+  return { currencies, customerCurrency: codes };
+}
+
+/** Rows in day order, then customer order: movements or quantity changes. */
+interface DayRows {
+  count: number;
+  customer: Int32Array;
+  day: Int32Array;
+}
+
+/** How many of the rows belong to customers that stay. */
+function keptRows(rows: DayRows, customerOf: Int32Array): number {
+  let kept = 0;
+  for (let i = 0; i < rows.count; i++) if (customerOf[rows.customer[i]!]! >= 0) kept++;
+  return kept;
+}
+
+/**
+ * Walks the rows of `previous` whose customer stays and those of `added` (rows of the fresh
+ * customers alone, indexed into `freshAt`) in the order a full build lays them out, day then
+ * customer; `copy` gets each row's source and index, its customer's new index and its position.
+ * A customer is either kept or fresh, so rows of one day and customer never come from both.
+ */
+function mergeRows(
+  previous: DayRows,
+  added: DayRows,
+  { customerOf, freshAt }: CustomerMoves,
+  copy: (fromAdded: boolean, index: number, customer: number, at: number) => void,
+): void {
+  let at = 0;
+  let next = 0;
+  for (let i = 0; i < previous.count; i++) {
+    const customer = customerOf[previous.customer[i]!]!;
+    if (customer < 0) continue;
+    const day = previous.day[i]!;
+    for (; next < added.count; next++) {
+      const addedDay = added.day[next]!;
+      const addedCustomer = freshAt[added.customer[next]!]!;
+      if (addedDay > day || (addedDay === day && addedCustomer > customer)) break;
+      copy(true, next, addedCustomer, at++);
+    }
+    copy(false, i, customer, at++);
+  }
+  for (; next < added.count; next++) copy(true, next, freshAt[added.customer[next]!]!, at++);
+}
+
+const movementRows = (snapshot: Snapshot): DayRows => ({
+  count: snapshot.movementCount,
+  customer: snapshot.movementCustomer,
+  day: snapshot.movementDay,
+});
+
+const quantityRows = (snapshot: Snapshot): DayRows => ({
+  count: snapshot.quantityCount,
+  customer: snapshot.quantityCustomer,
+  day: snapshot.quantityDay,
+});
+
+function mergeMovements(previous: Snapshot, added: Snapshot, moves: CustomerMoves) {
+  const count = keptRows(movementRows(previous), moves.customerOf) + added.movementCount;
+  const merged = {
+    movementCount: count,
+    movementCustomer: new Int32Array(count),
+    movementDay: new Int32Array(count),
+    movementKind: new Uint8Array(count),
+    movementSubtype: new Uint8Array(count),
+    movementAmount: new Float64Array(count),
+    movementScheduled: new Uint8Array(count),
+    movementKnownDay: new Int32Array(count),
+  };
+  mergeRows(movementRows(previous), movementRows(added), moves, (fromAdded, i, customer, at) => {
+    const from = fromAdded ? added : previous;
+    merged.movementCustomer[at] = customer;
+    merged.movementDay[at] = from.movementDay[i]!;
+    merged.movementKind[at] = from.movementKind[i]!;
+    merged.movementSubtype[at] = from.movementSubtype[i]!;
+    merged.movementAmount[at] = from.movementAmount[i]!;
+    merged.movementScheduled[at] = from.movementScheduled[i]!;
+    merged.movementKnownDay[at] = from.movementKnownDay[i]!;
+  });
+  return merged;
+}
+
+function mergeQuantities(previous: Snapshot, added: Snapshot, moves: CustomerMoves) {
+  const count = keptRows(quantityRows(previous), moves.customerOf) + added.quantityCount;
+  const merged = {
+    quantityCount: count,
+    quantityCustomer: new Int32Array(count),
+    quantityDay: new Int32Array(count),
+    quantityDelta: new Float64Array(count),
+  };
+  mergeRows(quantityRows(previous), quantityRows(added), moves, (fromAdded, i, customer, at) => {
+    const from = fromAdded ? added : previous;
+    merged.quantityCustomer[at] = customer;
+    merged.quantityDay[at] = from.quantityDay[i]!;
+    merged.quantityDelta[at] = from.quantityDelta[i]!;
+  });
+  return merged;
+}
+
+/**
+ * `previous` after some customers were read again: `customers` is the patched list, and
+ * `moves` says where each previous customer went and where the fresh ones are. Equal to
+ * `buildSnapshot(customers)`, but only the fresh customers' movements are laid out anew; the
+ * rest is copied in one merge, so a write does not pay for the whole account's build.
+ */
+export function patchSnapshot(
+  previous: Snapshot,
+  customers: readonly SnapshotCustomerInput[],
+  moves: CustomerMoves,
+): Snapshot {
+  const added = buildSnapshot(moves.freshAt.map((index) => customers[index]!));
+  return {
+    customerIds: patchedList(previous.customerIds, customers.length, moves, (at) => customers[at]!.id),
+    ...patchCurrencyCodes(previous, customers, moves),
+    ...mergeMovements(previous, added, moves),
+    ...mergeQuantities(previous, added, moves),
+  };
 }

@@ -1,4 +1,9 @@
-import { type AccountSnapshot, customerKey, type CustomerView } from '../engine/account-snapshot.js';
+import {
+  type AccountSnapshot,
+  customerKey,
+  type CustomerView,
+  movesSince,
+} from '../engine/account-snapshot.js';
 import type { CashflowInvoice, CashflowLine, CashflowTransaction } from '../engine/cashflow/cashflow-data.js';
 import {
   type CashflowTable,
@@ -9,7 +14,7 @@ import { dayString } from '../engine/days.js';
 import { type CashflowInvoiceRow, type InvoiceVisitor, visitInvoiceRows } from '../store/cashflow-repo.js';
 import type { Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
-import { changedSince } from './snapshot-changes.js';
+import { changedSince, mostPatched } from './snapshot-changes.js';
 
 /** A customer's index in the snapshot, or undefined for one it does not hold. */
 type CustomerIndex = (dataSource: string, customerId: string) => number | undefined;
@@ -100,11 +105,6 @@ function cashflowInvoices(rows: readonly CashflowInvoiceRow[], indexOf: Customer
   return invoices;
 }
 
-/** Each customer's `customerKey`, by snapshot index. */
-function customerKeys(snapshot: AccountSnapshot): string[] {
-  return snapshot.customers.map((customer) => customerKey(customer.dataSourceId, customer.id));
-}
-
 /**
  * A table of only the snapshot's invoices that failed a payment and have a transaction on or
  * after `from` (a day number): enough for revenue-event detection, which looks back a few weeks,
@@ -126,7 +126,7 @@ interface Built {
   version: number;
   readAt: number;
   /** The customers the table's indexes name (not the snapshot: it would outlive its version). */
-  keys: readonly string[];
+  customers: readonly CustomerView[];
   table: Promise<CashflowTable>;
   /** Whether `table` has been read. */
   ready: boolean;
@@ -160,21 +160,24 @@ export function createCashflowTables(store: Store) {
    */
   async function patched(
     accountId: string,
-    previous: { keys: readonly string[]; table: CashflowTable },
-    snapshot: { customers: readonly CustomerView[]; keys: readonly string[] },
+    previous: { customers: readonly CustomerView[]; table: CashflowTable },
+    snapshot: AccountSnapshot,
     changed: readonly RecordKey[],
   ): Promise<CashflowTable | undefined> {
-    const indexes = new Map(snapshot.keys.map((key, index) => [key, index]));
+    const keyOf = (customer: CustomerView) => customerKey(customer.dataSourceId, customer.id);
+    const keys = snapshot.customers.map(keyOf);
+    const indexes = new Map(keys.map((key, index) => [key, index]));
     const reread = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
-    const customerOf = new Int32Array(previous.keys.length);
-    for (const [index, key] of previous.keys.entries()) {
+    const previousKeys = previous.customers.map(keyOf);
+    const customerOf = new Int32Array(previousKeys.length);
+    for (const [index, key] of previousKeys.entries()) {
       const next = reread.has(key) ? -1 : indexes.get(key);
       if (next === undefined) return undefined;
       customerOf[index] = next;
     }
-    const kept = new Set(previous.keys);
+    const kept = new Set(previousKeys);
     const unrecorded = snapshot.customers.filter((_, index) => {
-      const key = snapshot.keys[index]!;
+      const key = keys[index]!;
       return !kept.has(key) && !reread.has(key);
     });
     const fresh = await store.cashflow.invoicesOfCustomers(accountId, [
@@ -186,13 +189,38 @@ export function createCashflowTables(store: Store) {
     return patchCashflowTable(previous.table, customerOf, cashflowInvoices(fresh, fromKeys));
   }
 
-  /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
-  async function tableFor(
+  /**
+   * The table of a snapshot patched from the previous table's by the patches it remembers: its
+   * customers moved as the snapshot's did, and the invoices of those the patches read again are
+   * read again, so no key of the account's every customer is made or looked up.
+   */
+  async function patchedAlong(
     accountId: string,
+    previous: CashflowTable,
     snapshot: AccountSnapshot,
-    keys: readonly string[],
-    cached?: Built,
-  ) {
+    { changed, moves }: NonNullable<ReturnType<typeof movesSince>>,
+  ): Promise<CashflowTable> {
+    const fresh = changed.length === 0 ? [] : await store.cashflow.invoicesOfCustomers(accountId, changed);
+    const indexes = new Map(
+      moves.freshAt.map((at) => {
+        const customer = snapshot.customers[at]!;
+        return [customerKey(customer.dataSourceId, customer.id), at];
+      }),
+    );
+    const fromKeys: CustomerIndex = (dataSource, customerId) =>
+      indexes.get(customerKey(dataSource, customerId));
+    return patchCashflowTable(previous, moves.customerOf, cashflowInvoices(fresh, fromKeys));
+  }
+
+  /** The table of the snapshot: patched from the cached one when few customers changed since, else read whole. */
+  async function tableFor(accountId: string, snapshot: AccountSnapshot, cached?: Built) {
+    // From the very customers the table's indexes name, not only their version, and no more
+    // of them read again than a patch by keys would take.
+    const along = cached && movesSince(snapshot, cached.customers);
+    if (along && along.changed.length <= mostPatched(cached.customers.length)) {
+      const table = await cached.table.catch(() => undefined);
+      if (table) return patchedAlong(accountId, table, snapshot, along);
+    }
     // Whether a patch will do before waiting for the previous table: when it will not (an
     // import), this read starts at once rather than after one that may still take seconds.
     const changed =
@@ -200,29 +228,28 @@ export function createCashflowTables(store: Store) {
       (await changedSince(
         store,
         accountId,
-        { version: cached.version, readAt: cached.readAt, customers: cached.keys.length },
+        { version: cached.version, readAt: cached.readAt, customers: cached.customers.length },
         Date.now(),
       ));
     const table = changed && (await cached.table.catch(() => undefined));
     const patchedTable =
-      table &&
-      (await patched(
-        accountId,
-        { keys: cached.keys, table },
-        { customers: snapshot.customers, keys },
-        changed,
-      ));
+      table && (await patched(accountId, { customers: cached.customers, table }, snapshot, changed));
     return patchedTable ?? build(accountId, snapshot.customers);
   }
 
   function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const cached = cache.get(accountId);
     if (cached && cached.version === snapshot.version) return cached.table;
-    const keys = customerKeys(snapshot);
-    const table = tableFor(accountId, snapshot, keys, cached);
+    const table = tableFor(accountId, snapshot, cached);
     // A reader of an older snapshot (answered while a newer one was built) leaves the newer table cached.
     if (cached && snapshot.version < cached.version) return table;
-    const entry: Built = { version: snapshot.version, readAt: snapshot.readAt, keys, table, ready: false };
+    const entry: Built = {
+      version: snapshot.version,
+      readAt: snapshot.readAt,
+      customers: snapshot.customers,
+      table,
+      ready: false,
+    };
     cache.set(accountId, entry);
     table.then(
       () => {

@@ -1,10 +1,11 @@
 import {
   type AccountSnapshot,
   buildAccountSnapshot,
-  customerKey,
   type CustomerView,
   inSnapshotOrder,
+  patchAccountSnapshot,
   patchCustomers,
+  type PatchedCustomers,
 } from '../engine/account-snapshot.js';
 import { customerTimeline, DEFAULT_GRACE_DAYS } from '../engine/customer-timeline.js';
 import { hasCurrentDiscount, pricingModels } from '../engine/customer-traits.js';
@@ -281,7 +282,10 @@ export function createMetricsService(
    * held one is older than the store's memory of them (docs/decisions.md, "Snapshots are
    * patched"). Under the account's lock, after the refresh: nothing is derived meanwhile.
    */
-  async function customersOf(accountId: string, versionReadAt: number): Promise<CustomerView[]> {
+  async function customersOf(
+    accountId: string,
+    versionReadAt: number,
+  ): Promise<{ from: AccountSnapshot; patch: PatchedCustomers } | { whole: CustomerView[] }> {
     const held = snapshots.get(accountId);
     return store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
@@ -290,24 +294,23 @@ export function createMetricsService(
       if (changed) {
         const fresh =
           changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
-        const keys = new Set(changed.map((key) => customerKey(key.dataSourceId, key.id)));
-        return patchCustomers(held.customers, keys, fresh);
+        return { from: held, patch: patchCustomers(held.customers, changed, fresh) };
       }
       const views: CustomerView[] = [];
       for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE))
         views.push(...customerViews(page));
-      return inSnapshotOrder(views);
+      return { whole: inSnapshotOrder(views) };
     });
   }
 
   async function build(accountId: string, version: number): Promise<AccountSnapshot> {
     const versionReadAt = Date.now();
     await refresh(accountId);
-    const snapshot = buildAccountSnapshot(
-      version,
-      await customersOf(accountId, versionReadAt),
-      versionReadAt,
-    );
+    const customers = await customersOf(accountId, versionReadAt);
+    const snapshot =
+      'whole' in customers
+        ? buildAccountSnapshot(version, customers.whole, versionReadAt)
+        : patchAccountSnapshot(customers.from, version, customers.patch, versionReadAt);
     // Builds of one account run one after another and `current` starts none of an older
     // version than it holds, so this is the newest.
     snapshots.set(accountId, snapshot);

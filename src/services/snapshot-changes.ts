@@ -16,6 +16,11 @@ const PATCH_HORIZON_MS = 50 * 60_000;
 const PATCH_MAX_KEYS = 2000;
 const PATCH_MAX_SHARE = 0.2;
 
+/** The most customers a patch of an account of `customers` reads again by key. */
+export function mostPatched(customers: number): number {
+  return Math.max(PATCH_MAX_KEYS, Math.floor(customers * PATCH_MAX_SHARE));
+}
+
 /** What was read at one data version: a snapshot, or a table built for one. */
 export interface ReadVersion {
   version: number;
@@ -42,7 +47,7 @@ export async function changedSince(
   now: number,
 ): Promise<RecordKey[] | undefined> {
   if (now - from.readAt >= PATCH_HORIZON_MS) return undefined;
-  const most = Math.max(PATCH_MAX_KEYS, Math.floor(from.customers * PATCH_MAX_SHARE));
+  const most = mostPatched(from.customers);
   // One more than a patch takes is enough to know the whole account is to be read.
   const changed = await repos.metrics.derivedSince(accountId, from.version, most + 1);
   return changed.length <= most ? changed : undefined;

@@ -3,7 +3,7 @@ import type { FxTable } from '../fx-table.js';
 import { type Interval, type Period, periodsBetween } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import type { InvoiceStatus } from '../types.js';
-import { type CashflowTable, firstAtOrBefore, REFUND, SUCCESSFUL } from './cashflow-table.js';
+import { type CashflowTable, firstAtOrBefore, NO_CUSTOMER, REFUND, SUCCESSFUL } from './cashflow-table.js';
 
 /**
  * An account's invoices with their transactions as plain objects, which the cashflow table is
@@ -103,9 +103,11 @@ export function selectTransactions(
   return found.subarray(0, count);
 }
 
-/** Whether the filter mask keeps the invoice's customer. */
-export const keeps = (table: CashflowTable, customers: Uint8Array | null, invoice: number): boolean =>
-  customers === null || customers[table.invoiceCustomer[invoice]!] === 1;
+/** Whether the invoice has a customer (see NO_CUSTOMER) and the filter mask keeps it. */
+export function keeps(table: CashflowTable, customers: Uint8Array | null, invoice: number): boolean {
+  const customer = table.invoiceCustomer[invoice]!;
+  return customer !== NO_CUSTOMER && (customers === null || customers[customer] === 1);
+}
 
 /** Converts cents of a currency on a day into unrounded cents of the base currency. */
 export function toBase(

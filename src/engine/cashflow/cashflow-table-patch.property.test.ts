@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CashflowInvoice } from './cashflow-data.js';
-import { buildCashflowTable, type CashflowTable, patchCashflowTable } from './cashflow-table.js';
+import { buildCashflowTable, type CashflowTable, NO_CUSTOMER, patchCashflowTable } from './cashflow-table.js';
 
 const OLD_CUSTOMERS = 5;
 const NEW_CUSTOMERS = 8;
@@ -32,9 +32,25 @@ const invoiceArb = (customers: number) =>
       .map((list) => [...list].sort((a, b) => a.day - b.day)),
   });
 
-/** Everything a report can read of a table, codes decoded to their values. */
+/**
+ * Everything a report can read of a table, codes decoded to their values: the invoices of no
+ * customer a patch left in place are left out, and positions counted without them.
+ */
 function contents(table: CashflowTable) {
-  const invoices = Array.from({ length: table.invoiceCount }, (_, i) => ({
+  const invoiceAt = new Int32Array(table.invoiceCount).fill(-1);
+  const transactionAt = new Int32Array(table.transactionCount).fill(-1);
+  let invoiceCount = 0;
+  let transactionCount = 0;
+  const live = Array.from({ length: table.invoiceCount }, (_, i) => i).filter(
+    (i) => table.invoiceCustomer[i] !== NO_CUSTOMER,
+  );
+  for (const i of live) {
+    invoiceAt[i] = invoiceCount++;
+    for (let t = table.transactionStart[i]!; t < table.transactionStart[i + 1]!; t++)
+      transactionAt[t] = transactionCount++;
+  }
+  const transactionOf = (t: number) => (t < 0 ? t : transactionAt[t]);
+  const invoices = live.map((i) => ({
     id: table.invoiceId[i],
     number: table.invoiceNumber[i],
     description: table.invoiceDescription[i],
@@ -45,25 +61,30 @@ function contents(table: CashflowTable) {
     status: table.statuses[table.invoiceStatus[i]!],
     total: table.invoiceTotal[i],
     currency: table.currencyOf(i),
-    transactions: [table.transactionStart[i], table.transactionStart[i + 1]],
-    firstFailure: table.firstFailure[i],
-    recovery: table.recovery[i],
+    transactions: table.transactionStart[i + 1]! - table.transactionStart[i]!,
+    firstFailure: transactionOf(table.firstFailure[i]!),
+    recovery: transactionOf(table.recovery[i]!),
   }));
-  const transactions = Array.from({ length: table.transactionCount }, (_, t) => ({
-    id: table.transactionId[t],
-    day: table.transactionDay[t],
-    flags: table.transactionFlags[t],
-    amount: table.transactionAmount[t],
-    invoice: table.transactionInvoice[t],
-    method: table.transactionMethod[t] === -1 ? null : table.paymentMethods[table.transactionMethod[t]!],
-  }));
+  const transactions = live.flatMap((i) =>
+    Array.from({ length: table.transactionStart[i + 1]! - table.transactionStart[i]! }, (_, n) => {
+      const t = table.transactionStart[i]! + n;
+      return {
+        id: table.transactionId[t],
+        day: table.transactionDay[t],
+        flags: table.transactionFlags[t],
+        amount: table.transactionAmount[t],
+        invoice: invoiceAt[table.transactionInvoice[t]!],
+        method: table.transactionMethod[t] === -1 ? null : table.paymentMethods[table.transactionMethod[t]!],
+      };
+    }),
+  );
   return {
     invoices,
     transactions,
-    transactionsNewestFirst: [...table.transactionsNewestFirst],
-    invoicesNewestFirst: [...table.invoicesNewestFirst],
-    openAndDue: [...table.openAndDue],
-    failingNewestFirst: [...table.failingNewestFirst],
+    transactionsNewestFirst: Array.from(table.transactionsNewestFirst, (t) => transactionAt[t]),
+    invoicesNewestFirst: Array.from(table.invoicesNewestFirst, (i) => invoiceAt[i]),
+    openAndDue: Array.from(table.openAndDue, (i) => invoiceAt[i]),
+    failingNewestFirst: Array.from(table.failingNewestFirst, (i) => invoiceAt[i]),
   };
 }
 
@@ -113,6 +134,52 @@ describe('patchCashflowTable', () => {
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+
+  it('patches a patched table as a full build would, and leaves every earlier table as it was', () => {
+    const CUSTOMERS = 4;
+    fc.assert(
+      fc.property(
+        fc.array(invoiceArb(CUSTOMERS), { maxLength: 30 }),
+        // Each step: which customers are read again, and their invoices now.
+        fc.array(
+          fc.tuple(
+            fc.uniqueArray(fc.integer({ min: 0, max: CUSTOMERS - 1 }), { maxLength: CUSTOMERS }),
+            fc.array(invoiceArb(CUSTOMERS), { maxLength: 6 }),
+          ),
+          { minLength: 1, maxLength: 5 },
+        ),
+        fc.integer({ min: 0, max: 4 }),
+        (first, steps, branchAt) => {
+          const models = [first];
+          const tables = [buildCashflowTable(first)];
+          const seen = [contents(tables[0]!)];
+          for (const [changed, invoices] of steps) {
+            const fresh = invoices.filter((invoice) => changed.includes(invoice.customer));
+            const customerOf = Int32Array.from({ length: CUSTOMERS }, (_, customer) =>
+              changed.includes(customer) ? -1 : customer,
+            );
+            const patched = patchCashflowTable(tables.at(-1)!, customerOf, fresh);
+            const model = [
+              ...models.at(-1)!.filter((invoice) => !changed.includes(invoice.customer)),
+              ...fresh,
+            ];
+            expect(contents(patched)).toEqual(contents(buildCashflowTable(model)));
+            models.push(model);
+            tables.push(patched);
+            seen.push(contents(patched));
+          }
+          // A table patched again after a later one was patched from it (a failed read retried):
+          // the later one extended its string columns, which this patch must not take as its own.
+          const k = Math.min(branchAt, tables.length - 1);
+          const identity = Int32Array.from({ length: CUSTOMERS }, (_, customer) => customer);
+          const again = patchCashflowTable(tables[k]!, identity, [bare(99, 0)]);
+          expect(contents(again)).toEqual(contents(buildCashflowTable([...models[k]!, bare(99, 0)])));
+          expect(tables.map(contents)).toEqual(seen);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

@@ -6,6 +6,12 @@ import type { CashflowInvoice } from './cashflow-data.js';
 /** A missing due or payment day. */
 export const NO_DAY = -0x80000000;
 
+/**
+ * `invoiceCustomer` of an invoice a patch left in place though its customer was read again
+ * (its current invoices were added to the table): no order holds it and no report counts it.
+ */
+export const NO_CUSTOMER = -1;
+
 /** Bits of `transactionFlags`. */
 export const REFUND = 1;
 export const SUCCESSFUL = 2;
@@ -83,10 +89,12 @@ class Column<A extends NumberArray> {
 /**
  * A column of strings filled one at a time or by runs of another table's: a run is kept as a
  * reference to its source and copied once, into the final array, where pushing a million
- * strings one by one is slow and slicing each run first copies them twice.
+ * strings one by one is slow and slicing each run first copies them twice. A first run that is
+ * a whole source no other table has extended (a table patched by appending) is extended in
+ * place and not copied at all: the table it came from reads only its own length of it.
  */
 class ListColumn<T> {
-  private readonly runs: { source: readonly T[]; start: number; end: number }[] = [];
+  private readonly runs: { source: T[]; start: number; end: number }[] = [];
   private loose: T[] = [];
   length = 0;
 
@@ -97,14 +105,20 @@ class ListColumn<T> {
 
   pushRange(source: readonly T[], start: number, end: number): void {
     this.seal();
-    this.runs.push({ source, start, end });
+    // Read-only to the tables that hold it; only `values` extends it, past what they read.
+    this.runs.push({ source: source as T[], start, end });
     this.length += end - start;
   }
 
   values(): T[] {
     this.seal();
-    if (this.runs.length === 1 && this.runs[0]!.source.length === this.length)
-      return this.runs[0]!.source as T[];
+    const first = this.runs[0];
+    if (first && first.start === 0 && first.end === first.source.length) {
+      const values = first.source;
+      for (const { source, start, end } of this.runs.slice(1))
+        for (let index = start; index < end; index++) values.push(source[index]!);
+      return values;
+    }
     const values = new Array<T>(this.length);
     let at = 0;
     for (const { source, start, end } of this.runs)
@@ -153,15 +167,28 @@ function remapOrder(order: Int32Array, to: Int32Array): Int32Array {
   return mapped.slice(0, length);
 }
 
-/** Two orders sorted by `compare`, merged into one. */
+/**
+ * Two orders sorted by `compare`, merged into one. `b` is a patch's few added positions: each
+ * finds its place in `a` by binary search, and the runs of `a` between are copied whole, so
+ * `compare` runs a few times per added position rather than once per position of the table.
+ */
 function mergeOrders(a: Int32Array, b: Int32Array, compare: (x: number, y: number) => number): Int32Array {
   const merged = new Int32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) merged[k++] = compare(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!;
-  while (i < a.length) merged[k++] = a[i++]!;
-  while (j < b.length) merged[k++] = b[j++]!;
+  let from = 0;
+  b.forEach((position, added) => {
+    // After the positions of `a` that sort before it or tie with it: `a` comes first on ties.
+    let low = from;
+    let high = a.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compare(a[middle]!, position) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    merged.set(a.subarray(from, low), from + added);
+    merged[low + added] = position;
+    from = low;
+  });
+  merged.set(a.subarray(from), from + b.length);
   return merged;
 }
 
@@ -176,9 +203,10 @@ function sortedRange(from: number, to: number, compare: (x: number, y: number) =
 }
 
 /**
- * How a table was patched from a previous one: the previous table's invoices that were kept
- * come first, in their order, each at `invoiceOf[old]` (-1 for those left out); the invoices
- * added after them are the changed customers'.
+ * How a table was patched from a previous one: the previous table's invoices that were copied
+ * come first, in their order, each kept one at `invoiceOf[old]` (-1 for those left out or left
+ * in place without a customer); the `keptInvoices` copied, those of no customer included, are
+ * followed by the changed customers' invoices.
  */
 export interface TablePatch {
   previous: CashflowTable;
@@ -310,16 +338,24 @@ export class CashflowTable {
   private patchedIndexes({ previous, invoiceOf, keptInvoices, keptTransactions }: TablePatch) {
     // Where each of the previous table's transactions went (-1: left out), as its invoice did.
     const transactionOf = new Int32Array(previous.transactionCount).fill(-1);
-    for (let old = 0; old < previous.invoiceCount; old++) {
-      const invoice = invoiceOf[old]!;
-      if (invoice < 0) continue;
-      const shift = this.transactionStart[invoice]! - previous.transactionStart[old]!;
-      for (let t = previous.transactionStart[old]!; t < previous.transactionStart[old + 1]!; t++)
-        transactionOf[t] = t + shift;
-      const first = previous.firstFailure[old]!;
-      const recovery = previous.recovery[old]!;
-      this.firstFailure[invoice] = first < 0 ? -1 : first + shift;
-      this.recovery[invoice] = recovery < 0 ? -1 : recovery + shift;
+    if (keptInvoices === previous.invoiceCount) {
+      // Every invoice copied kept its position (a patch in place), and so did its transactions.
+      this.firstFailure.set(previous.firstFailure);
+      this.recovery.set(previous.recovery);
+      for (let t = 0; t < previous.transactionCount; t++)
+        if (invoiceOf[previous.transactionInvoice[t]!]! >= 0) transactionOf[t] = t;
+    } else {
+      for (let old = 0; old < previous.invoiceCount; old++) {
+        const invoice = invoiceOf[old]!;
+        if (invoice < 0) continue;
+        const shift = this.transactionStart[invoice]! - previous.transactionStart[old]!;
+        for (let t = previous.transactionStart[old]!; t < previous.transactionStart[old + 1]!; t++)
+          transactionOf[t] = t + shift;
+        const first = previous.firstFailure[old]!;
+        const recovery = previous.recovery[old]!;
+        this.firstFailure[invoice] = first < 0 ? -1 : first + shift;
+        this.recovery[invoice] = recovery < 0 ? -1 : recovery + shift;
+      }
     }
     const freshFailing = Int32Array.from(this.scanFailures(keptInvoices, this.invoiceCount)).sort(
       this.compareFailing,
@@ -494,7 +530,10 @@ export class CashflowTableBuilder {
    */
   copyKept(table: CashflowTable, customerOf: Int32Array): Int32Array {
     const invoiceOf = new Int32Array(table.invoiceCount).fill(-1);
-    const kept = (invoice: number) => customerOf[table.invoiceCustomer[invoice]!]! >= 0;
+    const kept = (invoice: number) => {
+      const customer = table.invoiceCustomer[invoice]!;
+      return customer >= 0 && customerOf[customer]! >= 0;
+    };
     for (let start = 0; start < table.invoiceCount;) {
       if (!kept(start)) {
         start++;
@@ -505,6 +544,17 @@ export class CashflowTableBuilder {
       this.copyRun(table, start, end, customerOf, invoiceOf);
       start = end;
     }
+    return invoiceOf;
+  }
+
+  /**
+   * Copies every invoice of `table` to the same position, as one run: those whose customer
+   * `customerOf` maps to -1 (or that had none) stay as invoices of no customer, which no order
+   * of the table and no report reads. Returns where each went (-1 for those).
+   */
+  copyAll(table: CashflowTable, customerOf: Int32Array): Int32Array {
+    const invoiceOf = new Int32Array(table.invoiceCount);
+    this.copyRun(table, 0, table.invoiceCount, customerOf, invoiceOf);
     return invoiceOf;
   }
 
@@ -519,11 +569,16 @@ export class CashflowTableBuilder {
     const firstTransaction = this.transactionIds.length;
     const from = table.transactionStart[start]!;
     const to = table.transactionStart[end]!;
+    // A run copied to where it was (a patch in place) keeps its transaction starts and owners.
+    const unmoved = firstInvoice === start && firstTransaction === from;
     for (let invoice = start; invoice < end; invoice++) {
-      invoiceOf[invoice] = firstInvoice + invoice - start;
-      this.customers.push(customerOf[table.invoiceCustomer[invoice]!]!);
-      this.starts.push(table.transactionStart[invoice]! - from + firstTransaction);
+      const customer = table.invoiceCustomer[invoice]!;
+      const next = customer < 0 ? NO_CUSTOMER : customerOf[customer]!;
+      invoiceOf[invoice] = next < 0 ? -1 : firstInvoice + invoice - start;
+      this.customers.push(next);
+      if (!unmoved) this.starts.push(table.transactionStart[invoice]! - from + firstTransaction);
     }
+    if (unmoved) this.starts.pushRange(table.transactionStart, start, end);
     this.ids.pushRange(table.invoiceId, start, end);
     this.numbers.pushRange(table.invoiceNumber, start, end);
     this.descriptions.pushRange(table.invoiceDescription, start, end);
@@ -533,7 +588,9 @@ export class CashflowTableBuilder {
     this.statusCodes.pushRange(table.invoiceStatus, start, end);
     this.totals.pushRange(table.invoiceTotal, start, end);
     this.currencyCodes.pushRange(table.invoiceCurrency, start, end);
-    for (let t = from; t < to; t++) this.owners.push(table.transactionInvoice[t]! - start + firstInvoice);
+    if (unmoved) this.owners.pushRange(table.transactionInvoice, from, to);
+    else
+      for (let t = from; t < to; t++) this.owners.push(table.transactionInvoice[t]! - start + firstInvoice);
     this.transactionIds.pushRange(table.transactionId, from, to);
     this.transactionDays.pushRange(table.transactionDay, from, to);
     this.flags.pushRange(table.transactionFlags, from, to);
@@ -584,7 +641,7 @@ export class CashflowTableBuilder {
     this.methods.push(paymentMethod === null ? -1 : this.paymentMethods.indexOf(paymentMethod));
   }
 
-  /** The table; after `copyKept` and the changed customers' invoices, say how it was patched. */
+  /** The table; after `copyKept` or `copyAll` and the changed customers' invoices, say how it was patched. */
   finish(patch?: TablePatch): CashflowTable {
     this.starts.push(this.transactionIds.length);
     return new CashflowTable(
@@ -623,10 +680,29 @@ export class CashflowTableBuilder {
 }
 
 /**
- * `previous` with the invoices of the customers `customerOf` maps to -1 left out, the others
+ * The share of a patched table's invoices that may belong to no customer before a patch leaves
+ * them out rather than in place.
+ */
+const NO_CUSTOMER_SHARE = 0.2;
+
+/** How many of `previous`'s invoices have no customer after `customerOf` maps them. */
+function invoicesOfNoCustomer(previous: CashflowTable, customerOf: Int32Array): number {
+  let count = 0;
+  for (let invoice = 0; invoice < previous.invoiceCount; invoice++) {
+    const customer = previous.invoiceCustomer[invoice]!;
+    if (customer < 0 || customerOf[customer]! < 0) count++;
+  }
+  return count;
+}
+
+/**
+ * `previous` with the invoices of the customers `customerOf` maps to -1 dropped, the others
  * renumbered to their customer's new index, and `fresh` (the changed customers' invoices)
- * added: the table a full build would give, at a cost that grows with the table only by copies
- * and merges (docs/decisions.md, "Snapshots are patched").
+ * added (docs/decisions.md, "Snapshots are patched"). The dropped invoices stay in place as
+ * invoices of no customer, so every column is copied whole or, for strings, extended in place,
+ * while they are few; once they pass a fifth of the table, they are left out, and the kept
+ * invoices copied by runs. Either way every order and report sees the table a full build of the
+ * kept invoices, then the fresh ones, would give.
  */
 export function patchCashflowTable(
   previous: CashflowTable,
@@ -634,7 +710,9 @@ export function patchCashflowTable(
   fresh: readonly CashflowInvoice[],
 ): CashflowTable {
   const builder = new CashflowTableBuilder(previous, fresh);
-  const invoiceOf = builder.copyKept(previous, customerOf);
+  const inPlace =
+    invoicesOfNoCustomer(previous, customerOf) <= NO_CUSTOMER_SHARE * (previous.invoiceCount + fresh.length);
+  const invoiceOf = inPlace ? builder.copyAll(previous, customerOf) : builder.copyKept(previous, customerOf);
   const keptInvoices = builder.invoiceCount;
   const keptTransactions = builder.transactionCount;
   for (const invoice of fresh) builder.add(invoice);
