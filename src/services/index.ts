@@ -16,6 +16,7 @@ import { createMetricsService, type MetricsOptions } from './metrics-service.js'
 import { createNotificationsService } from './notifications-service.js';
 import { createQueryContexts, createReportQueries } from './report-context.js';
 import { createSegmentsService } from './segments-service.js';
+import { createReportAnswers } from './report-answers.js';
 import { createReportInputs } from './report-inputs.js';
 import { createReportsService } from './reports-service.js';
 import { createExportsService } from './exports-service.js';
@@ -89,11 +90,12 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   });
   const queryContext = createQueryContexts(store, clock, fx);
   const reportQuery = createReportQueries(queryContext);
-  const reportInputs = createReportInputs(metrics, fx, reportQuery);
+  const reportAnswers = createReportAnswers();
+  const reportInputs = createReportInputs(metrics, fx, reportQuery, reportAnswers);
   const reports = createReportsService(reportInputs);
   // Reports over the cashflow table answer from the previous snapshot only when its table is
   // held: building one for a snapshot about to be replaced reads every invoice for nothing.
-  const cashflowInputs = createReportInputs(metrics, fx, reportQuery, (accountId, held) =>
+  const cashflowInputs = createReportInputs(metrics, fx, reportQuery, reportAnswers, (accountId, held) =>
     cashflowTables.holds(accountId, held.version),
   );
   const cashflow = createCashflowService(cashflowTables, store, cashflowInputs);
@@ -163,6 +165,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
     fx,
     metrics,
     reportQuery,
+    reportAnswers,
     customerMetrics: createCustomerMetricsService(store, metrics, fx, reportQuery),
     reports,
     cashflow,

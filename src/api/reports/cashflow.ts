@@ -124,6 +124,7 @@ export const cashflowReports: readonly ReportDefinition[] = [
     query: reportFilterQuery.extend(pageQuery.shape),
     result: z.object({ result: z.object({ list: z.array(invoiceRecord) }) }),
     notFound: true,
+    madeEachTime: true,
     run: (services, accountId, query) => {
       const { limit, offset, ...raw } = query;
       return services.cashflow.invoicesDetail(accountId, raw, { limit, offset });

@@ -37,6 +37,7 @@ export const churnReports: readonly ReportDefinition[] = [
         }),
       ),
     }),
+    madeEachTime: true,
     run: (services, accountId, query) => services.churn.reasonsSummary(accountId, query),
   }),
   defineReport({

@@ -26,6 +26,12 @@ export interface ReportDefinition<Query extends z.ZodType = z.ZodType, Result ex
   unchecked?: boolean;
   /** The report names one record (a customer) and answers 404 when it does not exist. */
   notFound?: boolean;
+  /**
+   * The answer holds more than the snapshot, its tables and the parsed query give (an invoice's
+   * lines read from the store, the time it was made): made at every request rather than kept
+   * per snapshot (docs/decisions.md, "Report answers are kept per snapshot").
+   */
+  madeEachTime?: boolean;
   // A method, not a property: each entry narrows `query`, and methods take that bivariantly.
   run(services: Services, accountId: string, query: z.output<Query>): Promise<z.input<Result>>;
 }
@@ -60,7 +66,13 @@ export function reportRegistryRoutes(
           },
           ...(report.unchecked ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
         },
-        (request) => report.run(services, authOf(request).accountId, request.query),
+        (request) => {
+          const run = () => report.run(services, authOf(request).accountId, request.query);
+          // The account is in the key through the snapshot, which is the account's own.
+          return report.madeEachTime
+            ? run()
+            : services.reportAnswers.answer(`${report.path}?${JSON.stringify(request.query)}`, run);
+        },
       );
     }
   };

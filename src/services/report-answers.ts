@@ -1,0 +1,110 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AccountSnapshot } from '../engine/account-snapshot.js';
+import { objectId } from '../engine/derived-cache.js';
+import type { FxTable } from '../engine/fx-table.js';
+import type { ReportQuery } from './report-query.js';
+
+/** Answers kept per snapshot: every report of a dashboard, a few queries each. */
+const ANSWERS_PER_SNAPSHOT = 64;
+
+/** One report request under way: what it asked, and what its inputs turned out to be. */
+interface Asked {
+  request: string;
+  /** How many times the report read its inputs; an answer of more than one read is not kept. */
+  reads: number;
+  /** Where its answer goes once made, and the requests waiting for it. */
+  pending?: {
+    answers: Map<string, Promise<unknown>>;
+    key: string;
+    promise: Promise<unknown>;
+    settle: Settle;
+  };
+}
+
+interface Settle {
+  resolve(answer: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Thrown out of the report, by its inputs, when the answer is already known or being made. */
+class Known extends Error {
+  constructor(readonly answer: Promise<unknown>) {
+    super('The answer of these inputs is kept');
+  }
+}
+
+/**
+ * Answers of reports kept per snapshot (docs/decisions.md, "Report answers are kept per
+ * snapshot"). A report's answer depends only on its request, the snapshot, the exchange rates and
+ * the query parsed against the account's settings (which holds its base currency, resolved
+ * segments and plan groups, and today): when those are the same objects and values, the answer
+ * is the same. So a report run through `answer` learns, once its inputs are read, whether an
+ * answer of the same inputs is kept or under way, and is then cut short and given it; readers of
+ * an unchanged snapshot (a dashboard several people watch, the previous snapshot answered during
+ * a stream of writes) pay for the answer once. Answers go with their snapshot.
+ */
+export function createReportAnswers() {
+  const storage = new AsyncLocalStorage<Asked>();
+  const bySnapshot = new WeakMap<AccountSnapshot, Map<string, Promise<unknown>>>();
+
+  function answersOf(snapshot: AccountSnapshot): Map<string, Promise<unknown>> {
+    let answers = bySnapshot.get(snapshot);
+    if (answers === undefined) {
+      answers = new Map();
+      bySnapshot.set(snapshot, answers);
+    }
+    return answers;
+  }
+
+  return {
+    /**
+     * Runs a report, or gives the answer kept for the same inputs. `request` names the report
+     * and everything its caller asked (path and query); the rest of the key comes from its inputs.
+     */
+    async answer<T>(request: string, run: () => Promise<T>): Promise<T> {
+      const asked: Asked = { request, reads: 0 };
+      try {
+        const answer = await storage.run(asked, run);
+        asked.pending?.settle.resolve(answer);
+        return answer;
+      } catch (error) {
+        if (error instanceof Known) return error.answer as Promise<T>;
+        asked.pending?.settle.reject(error);
+        throw error;
+      } finally {
+        const pending = asked.pending;
+        // A failed answer is made again by the next request; so is one of several reads.
+        if (pending && asked.reads > 1 && pending.answers.get(pending.key) === pending.promise)
+          pending.answers.delete(pending.key);
+      }
+    },
+
+    /**
+     * Called by a report's inputs once read: throws the kept answer of the same inputs, or
+     * registers this request as the one making it. Outside `answer` (exports, tests), nothing.
+     */
+    reuse(inputs: { snapshot: AccountSnapshot; table: FxTable; query: ReportQuery }): void {
+      const asked = storage.getStore();
+      if (asked === undefined) return;
+      asked.reads += 1;
+      if (asked.reads > 1) return;
+      const answers = answersOf(inputs.snapshot);
+      const key = `${asked.request}\n${objectId(inputs.table)}\n${JSON.stringify(inputs.query)}`;
+      const known = answers.get(key);
+      if (known) throw new Known(known);
+      let settle!: Settle;
+      const answer = new Promise<unknown>((resolve, reject) => {
+        settle = { resolve, reject };
+      });
+      // Nobody else may be waiting: a rejection with no reader must not end the process.
+      answer.catch(() => {
+        if (answers.get(key) === answer) answers.delete(key);
+      });
+      if (answers.size >= ANSWERS_PER_SNAPSHOT) answers.clear();
+      answers.set(key, answer);
+      asked.pending = { answers, key, promise: answer, settle };
+    },
+  };
+}
+
+export type ReportAnswers = ReturnType<typeof createReportAnswers>;

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/services/clock.js';
+import { InvalidInputError } from '../../src/services/errors.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import { createReportInputs, type ReportInputs } from '../../src/services/report-inputs.js';
+import { deferred } from '../helpers/deferred.js';
+import { openTestStore, type TestStore } from '../helpers/stores.js';
+
+/** A report that counts its runs past the inputs and answers its snapshot's version. */
+function countingReport(prepare: ReportInputs, accountId: string) {
+  const counter = { computed: 0 };
+  const run = async (raw: Record<string, string> = {}) => {
+    const { snapshot, query } = await prepare(accountId, raw);
+    counter.computed += 1;
+    return { version: snapshot.version, currency: query.baseCurrency };
+  };
+  return { counter, run };
+}
+
+describe('report answers kept per snapshot', () => {
+  let testStore: TestStore;
+  let services: Services;
+  let prepare: ReportInputs;
+  let accountId: string;
+
+  beforeAll(async () => {
+    testStore = await openTestStore('pglite');
+    services = createServices(testStore.store, systemClock);
+    prepare = createReportInputs(services.metrics, services.fx, services.reportQuery, services.reportAnswers);
+    accountId = (await services.accounts.create({ name: 'Answers' })).account.id;
+    await services.customers.upsert(accountId, [{ id: 'c1', name: 'One', created_date: '2024-01-01' }]);
+  });
+  afterAll(() => testStore.dispose());
+
+  const answer = <T>(request: string, run: () => Promise<T>) => services.reportAnswers.answer(request, run);
+  const write = (id: string) =>
+    services.customers.upsert(accountId, [{ id, name: id, created_date: '2024-02-01' }]);
+
+  it('makes an answer once per snapshot and request, and again after a write', async () => {
+    const { counter, run } = countingReport(prepare, accountId);
+    const first = await answer('/count', () => run());
+    expect(await answer('/count', () => run())).toBe(first);
+    expect(counter.computed).toBe(1);
+
+    // Another request (its query) is another answer.
+    const inEuros = await answer('/count?eur', () => run({ baseCurrency: 'eur' }));
+    expect(inEuros).toEqual({ version: first.version, currency: 'eur' });
+    expect(counter.computed).toBe(2);
+
+    await write('c2');
+    const after = await answer('/count', () => run());
+    expect(after.version).toBeGreaterThan(first.version);
+    expect(counter.computed).toBe(3);
+  });
+
+  it('makes one answer for requests that ask for it at once', async () => {
+    const { counter, run } = countingReport(prepare, accountId);
+    await write('c3');
+    const answers = await Promise.all(Array.from({ length: 4 }, () => answer('/together', () => run())));
+    expect(new Set(answers).size).toBe(1);
+    expect(counter.computed).toBe(1);
+  });
+
+  it('gives a failure to those who waited for it and keeps nothing of it', async () => {
+    let runs = 0;
+    const registered = deferred();
+    const secondWaits = deferred();
+    const failing = async () => {
+      await prepare(accountId, {});
+      runs += 1;
+      if (runs > 1) return 'made';
+      registered.resolve();
+      await secondWaits.promise;
+      throw new InvalidInputError('too many groups');
+    };
+    const first = answer('/failing', failing);
+    await registered.promise;
+    // The second request's inputs find the first's answer under way, and it waits for that.
+    const second = answer('/failing', () => failing().finally(() => secondWaits.resolve()));
+    const results = await Promise.allSettled([first, second]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(runs).toBe(1);
+    expect(await answer('/failing', failing)).toBe('made');
+    expect(runs).toBe(2);
+  });
+
+  it('does not keep an answer of several reads of the inputs, nor one made outside `answer`', async () => {
+    const { counter, run } = countingReport(prepare, accountId);
+    const twice = async () => {
+      await run();
+      return run();
+    };
+    await answer('/twice', twice);
+    await answer('/twice', twice);
+    expect(counter.computed).toBe(4);
+    await run();
+    await run();
+    expect(counter.computed).toBe(6);
+  });
+});
