@@ -130,6 +130,8 @@ interface Built {
   table: Promise<CashflowTable>;
   /** Whether `table` has been read. */
   ready: boolean;
+  /** Whether a report asked for it: one built ahead and never asked for is not patched ahead again. */
+  asked: boolean;
 }
 
 /**
@@ -237,7 +239,7 @@ export function createCashflowTables(store: Store) {
     return patchedTable ?? build(accountId, snapshot.customers);
   }
 
-  function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
+  function tableOfSnapshot(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const cached = cache.get(accountId);
     if (cached && cached.version === snapshot.version) return cached.table;
     const table = tableFor(accountId, snapshot, cached);
@@ -249,6 +251,7 @@ export function createCashflowTables(store: Store) {
       customers: snapshot.customers,
       table,
       ready: false,
+      asked: false,
     };
     cache.set(accountId, entry);
     table.then(
@@ -270,13 +273,24 @@ export function createCashflowTables(store: Store) {
     return table;
   }
 
+  /** The table of the snapshot, for a report. */
+  function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
+    const table = tableOfSnapshot(accountId, snapshot);
+    const entry = cache.get(accountId);
+    if (entry?.version === snapshot.version) entry.asked = true;
+    return table;
+  }
+
   return Object.assign(cashflowTable, {
     /**
-     * The table of a snapshot built ahead of its readers, when the account's table was read
-     * already (its cashflow reports are read): its next reader then finds it patched.
+     * The table of a snapshot built ahead of its readers, when a report asked for the account's
+     * latest table: its next reader then finds it patched. While no report asks (a stream of
+     * writes read by MRR reports alone), the table is left as it is, and the report that asks
+     * next patches it from there, for all the snapshots since at once.
      */
     async ahead(accountId: string, snapshot: AccountSnapshot): Promise<void> {
-      if (cache.get(accountId)?.ready) await cashflowTable(accountId, snapshot);
+      const held = cache.get(accountId);
+      if (held?.ready && held.asked) await tableOfSnapshot(accountId, snapshot);
     },
 
     /**

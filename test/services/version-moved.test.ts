@@ -84,6 +84,27 @@ describe.each(STORE_KINDS)('a write heard from another process on %s', (kind) =>
     );
   });
 
+  it('patches the cashflow table ahead only while reports ask for it', async () => {
+    const accountId = await accountWithCustomer('Cashflow read once');
+    const holds = async () =>
+      reader.cashflowTables.holds(accountId, (await reader.metrics.snapshot(accountId)).version);
+    const write = (id: string) =>
+      heard(accountId, () =>
+        writer.customers.upsert(accountId, [{ id, name: id, created_date: '2026-01-01' }]),
+      );
+    await reader.cashflowTables(accountId, await reader.metrics.snapshot(accountId));
+    await write('b');
+    expect(await holds()).toBe(true);
+    // No report asked for that table: the next snapshot's is left to the report that asks.
+    await write('c');
+    expect(await holds()).toBe(false);
+    const snapshot = await reader.metrics.snapshot(accountId);
+    await reader.cashflowTables(accountId, snapshot);
+    expect(reader.cashflowTables.holds(accountId, snapshot.version)).toBe(true);
+    await write('d');
+    expect(await holds()).toBe(true);
+  });
+
   it('leaves a change too large to patch to the next reader', async () => {
     const accountId = await accountWithCustomer('Imported');
     // A process that hears of the writes only once they are all made, as one that was busy.
