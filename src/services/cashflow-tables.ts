@@ -273,11 +273,15 @@ export function createCashflowTables(store: Store) {
     return table;
   }
 
-  /** The table of the snapshot, for a report. */
+  /**
+   * The table of the snapshot, for a report. The latest table counts as asked for even when the
+   * report reads an older snapshot's (answered while the next was built ahead): reports of the
+   * account's cashflow are read, so the tables ahead go on.
+   */
   function cashflowTable(accountId: string, snapshot: AccountSnapshot): Promise<CashflowTable> {
     const table = tableOfSnapshot(accountId, snapshot);
-    const entry = cache.get(accountId);
-    if (entry?.version === snapshot.version) entry.asked = true;
+    const latest = cache.get(accountId);
+    if (latest) latest.asked = true;
     return table;
   }
 

@@ -12,6 +12,11 @@ interface Asked {
   request: string;
   /** How many times the report read its inputs; an answer of more than one read is not kept. */
   reads: number;
+  /**
+   * Set once the request has its answer: what it started and left behind (a pooled connection
+   * opened meanwhile) keeps this context, and must neither wait on nor register answers.
+   */
+  done: boolean;
   /** Where its answer goes once made, and the requests waiting for it. */
   pending?: {
     answers: Map<string, Promise<unknown>>;
@@ -62,7 +67,7 @@ export function createReportAnswers() {
      * and everything its caller asked (path and query); the rest of the key comes from its inputs.
      */
     async answer<T>(request: string, run: () => Promise<T>): Promise<T> {
-      const asked: Asked = { request, reads: 0 };
+      const asked: Asked = { request, reads: 0, done: false };
       try {
         const answer = await storage.run(asked, run);
         asked.pending?.settle.resolve(answer);
@@ -76,6 +81,9 @@ export function createReportAnswers() {
         // A failed answer is made again by the next request; so is one of several reads.
         if (pending && asked.reads > 1 && pending.answers.get(pending.key) === pending.promise)
           pending.answers.delete(pending.key);
+        // The context outlives the request in what it started; it must hold no snapshot's answers.
+        asked.done = true;
+        asked.pending = undefined;
       }
     },
 
@@ -85,7 +93,7 @@ export function createReportAnswers() {
      */
     reuse(inputs: { snapshot: AccountSnapshot; table: FxTable; query: ReportQuery }): void {
       const asked = storage.getStore();
-      if (asked === undefined) return;
+      if (asked === undefined || asked.done) return;
       asked.reads += 1;
       if (asked.reads > 1) return;
       const answers = answersOf(inputs.snapshot);

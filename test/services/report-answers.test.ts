@@ -84,6 +84,21 @@ describe('report answers kept per snapshot', () => {
     expect(runs).toBe(2);
   });
 
+  it("closes a request's context once it has its answer: what it left behind registers nothing", async () => {
+    const leftBehind = deferred();
+    const failing = async () => {
+      // Work the request started and did not wait for reads the inputs after it failed.
+      setTimeout(() => void prepare(accountId, {}).then(() => leftBehind.resolve()), 0);
+      throw new InvalidInputError('bad parameter');
+    };
+    await expect(answer('/left', failing)).rejects.toThrow('bad parameter');
+    await leftBehind.promise;
+    // Had it registered as making the answer, this request would wait for it for good.
+    const { counter, run } = countingReport(prepare, accountId);
+    expect(await answer('/left', () => run())).toMatchObject({ currency: 'usd' });
+    expect(counter.computed).toBe(1);
+  });
+
   it('does not keep an answer of several reads of the inputs, nor one made outside `answer`', async () => {
     const { counter, run } = countingReport(prepare, accountId);
     const twice = async () => {

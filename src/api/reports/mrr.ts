@@ -120,6 +120,8 @@ export const mrrReports: readonly ReportDefinition[] = [
     // The only report listing every paying customer, twice: checking a 100,000-customer
     // answer against its schema took eight times the report itself (docs/decisions.md).
     unchecked: true,
+    // Tens of megabytes at 100,000 customers, one per filter: not kept with the snapshot.
+    madeEachTime: true,
     run: (services, accountId, query) => services.reports.concentration(accountId, query),
   }),
   defineReport({
@@ -214,6 +216,8 @@ export const mrrReports: readonly ReportDefinition[] = [
       include_scheduled: flag('0'),
     }),
     result: z.object({ currency: z.string(), result: z.array(activityItem) }),
+    // Two reports merged, each reading its own inputs: its key would name only the first's.
+    madeEachTime: true,
     run: (services, accountId, query) => {
       const { limit, days, include_failed, include_scheduled, ...raw } = query;
       return services.activity.latest(accountId, raw, {

@@ -27,9 +27,10 @@ export interface ReportDefinition<Query extends z.ZodType = z.ZodType, Result ex
   /** The report names one record (a customer) and answers 404 when it does not exist. */
   notFound?: boolean;
   /**
-   * The answer holds more than the snapshot, its tables and the parsed query give (an invoice's
-   * lines read from the store, the time it was made): made at every request rather than kept
-   * per snapshot (docs/decisions.md, "Report answers are kept per snapshot").
+   * Made at every request rather than kept per snapshot (docs/decisions.md, "Report answers are
+   * kept per snapshot"): the answer holds more than the snapshot, its tables and the parsed query
+   * give (an invoice's lines read from the store, the time it was made, a second report's
+   * inputs), or is too large to keep (every paying customer).
    */
   madeEachTime?: boolean;
   // A method, not a property: each entry narrows `query`, and methods take that bivariantly.
