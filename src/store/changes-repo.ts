@@ -96,13 +96,27 @@ export function changesRepo(db: Queryable) {
      */
     async claimDirtyCustomers(accountId: string, limit = 10_000): Promise<RecordKey[]> {
       const rows = await db.query<{ data_source_id: string; customer_id: string }>(
-        `with picked as (
-           select distinct data_source_id, customer_id from dirty_customers where account_id = $1
-           order by data_source_id, customer_id limit $2
+        // Customers are picked by stepping through the key's index, one probe each, and their
+        // marks locked by key: a DISTINCT or a join over the account's marks would sort or
+        // hash all of them (millions during an import) wherever statistics are missing.
+        `with recursive picked (data_source_id, customer_id, n) as (
+           (select data_source_id, customer_id, 1 from dirty_customers where account_id = $1
+            order by data_source_id, customer_id limit 1)
+           union all
+           select later.data_source_id, later.customer_id, p.n + 1 from picked p
+           cross join lateral (
+             select d.data_source_id, d.customer_id from dirty_customers d
+             where d.account_id = $1 and (d.data_source_id, d.customer_id) > (p.data_source_id, p.customer_id)
+             order by d.data_source_id, d.customer_id limit 1
+           ) later
+           where p.n < $2
          ), claimable as (
-           select d.data_source_id, d.customer_id, d.marked_by from dirty_customers d
-           join picked p on p.data_source_id = d.data_source_id and p.customer_id = d.customer_id
-           where d.account_id = $1 for update of d skip locked
+           select m.data_source_id, m.customer_id, m.marked_by from picked p
+           cross join lateral (
+             select d.data_source_id, d.customer_id, d.marked_by from dirty_customers d
+             where d.account_id = $1 and d.data_source_id = p.data_source_id and d.customer_id = p.customer_id
+             for update skip locked
+           ) m
          ), claimed as (
            delete from dirty_customers d using claimable c
            where d.account_id = $1 and d.data_source_id = c.data_source_id

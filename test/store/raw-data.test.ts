@@ -127,6 +127,17 @@ describe.each(STORE_KINDS)('raw data writes on %s', (kind) => {
     expect([...first, ...second].map((key) => key.id)).toEqual(['c0', 'c3']);
   });
 
+  it('claims a customer marked by several writes once, with all its marks', async () => {
+    // Three writes, three transactions: three marks of c4, one of c5.
+    for (const name of ['Four', 'Four again', 'Four once more'])
+      await services.customers.upsert(accountId, [{ id: 'c4', name }]);
+    await services.customers.upsert(accountId, [{ id: 'c5', name: 'Five' }]);
+    const ids = async (limit?: number) =>
+      (await services.store.changes.claimDirtyCustomers(accountId, limit)).map((key) => key.id);
+    expect(await ids(1)).toEqual(['c4']);
+    expect(await ids()).toEqual(['c5']);
+  });
+
   it('stores nothing of a request when a server fault strikes in the middle', async () => {
     const before = {
       invoices: await count('invoices'),
