@@ -18,6 +18,8 @@ export interface Config {
   requestDeadlineMs: number;
   /** How long a report waits for a newer snapshot before it answers from the previous one. */
   readWaitMs: number;
+  /** How long an account's snapshot is kept in memory while no report reads it. */
+  snapshotIdleMs: number;
   /** After SIGTERM or SIGINT, how long in-flight requests may finish before the process exits anyway. */
   shutdownTimeoutMs: number;
   /** Whose `X-Forwarded-For` to believe for the client address: `true` (anyone) or addresses and CIDRs. */
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestDeadlineMs,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1),
     readWaitMs: integer(env, 'READ_WAIT_MS', 2_000, 0),
+    snapshotIdleMs: integer(env, 'SNAPSHOT_IDLE_MINUTES', 30, 1) * 60_000,
     trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
     connectors: connectorSettings(env),
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,

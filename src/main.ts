@@ -47,6 +47,7 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
     jobs: jobs.sender,
     metrics: {
       readWaitMs: config.readWaitMs,
+      idleMs: config.snapshotIdleMs,
       onRefreshError: (error, accountId) =>
         app.log.error({ err: error, accountId }, 'Refresh after a write failed'),
     },

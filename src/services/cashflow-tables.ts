@@ -306,6 +306,11 @@ export function createCashflowTables(store: Store) {
       const held = cache.get(accountId);
       return held !== undefined && held.version === version && held.ready;
     },
+
+    /** Drops the account's table: its snapshot was dropped, and the next one is read whole. */
+    forget(accountId: string): void {
+      cache.delete(accountId);
+    },
   });
 }
 

@@ -87,6 +87,7 @@ export function createServices(store: Store, clock: Clock, options: ServiceOptio
   const metrics = createMetricsService(store, fx, clock, {
     ...options.metrics,
     builtAhead: (accountId, snapshot) => cashflowTables.ahead(accountId, snapshot),
+    dropped: (accountId) => cashflowTables.forget(accountId),
   });
   const queryContext = createQueryContexts(store, clock, fx);
   const reportQuery = createReportQueries(queryContext);

@@ -44,6 +44,10 @@ const PRUNE_EVERY_MS = 60_000;
 const REFRESH_PAUSE = { quietMs: 200, atMostMs: 2_000 };
 /** An account read within this long gets its snapshots built ahead of its readers. */
 const READ_LATELY_MS = 10 * 60_000;
+/** A snapshot no report has read for this long is dropped (SNAPSHOT_IDLE_MINUTES). */
+const DEFAULT_IDLE_MS = 30 * 60_000;
+/** How often idle snapshots are looked for, at most. */
+const SWEEP_EVERY_MS = 60_000;
 
 /** `promise`'s value when it settles within `ms`, else null. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
@@ -174,6 +178,10 @@ export interface MetricsOptions {
   onRefreshError?: (error: unknown, accountId: string) => void;
   /** What else is built for a snapshot built ahead of its readers (the cashflow table). */
   builtAhead?: (accountId: string, snapshot: AccountSnapshot) => Promise<unknown>;
+  /** How long a snapshot no report reads is kept; DEFAULT_IDLE_MS by default. */
+  idleMs?: number;
+  /** What else goes when an idle account's snapshot is dropped (the cashflow table). */
+  dropped?: (accountId: string) => void;
 }
 
 /**
@@ -197,6 +205,7 @@ export function createMetricsService(
   const prunedAt = new Map<string, number>();
   /** Set at shutdown: refreshes end after their current batch. */
   let stopping = false;
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
 
   /** Forgets old records of re-derived customers, at most once a minute per account. */
   async function pruneWhenDue(tx: Repos, accountId: string, now: number): Promise<void> {
@@ -376,6 +385,25 @@ export function createMetricsService(
   /** Snapshots built ahead of their readers, under way. */
   const buildingAhead = new Set<Promise<void>>();
 
+  /**
+   * Drops the snapshots of accounts no report has read for `idleMs`, with what was kept beside
+   * them: an account read again is read whole, as after a start (docs/operations.md, "Memory").
+   * A snapshot being built or queued is left to its readers.
+   */
+  function dropIdle(now: number): void {
+    for (const accountId of snapshots.keys()) {
+      if (now - (lastRead.get(accountId) ?? 0) < idleMs) continue;
+      if (building.has(accountId) || queued.has(accountId)) continue;
+      snapshots.delete(accountId);
+      lastRead.delete(accountId);
+      prunedAt.delete(accountId);
+      options.dropped?.(accountId);
+    }
+  }
+  // Unreferenced: a process with nothing else to do may exit.
+  const sweeper = setInterval(() => dropIdle(Date.now()), Math.min(idleMs, SWEEP_EVERY_MS));
+  sweeper.unref();
+
   const readLately = (accountId: string) =>
     snapshots.has(accountId) && Date.now() - (lastRead.get(accountId) ?? 0) < READ_LATELY_MS;
 
@@ -531,6 +559,7 @@ export function createMetricsService(
      */
     async stop(): Promise<void> {
       stopping = true;
+      clearInterval(sweeper);
       for (const { timer } of asked.values()) clearTimeout(timer);
       asked.clear();
       await Promise.all([...refreshing.values()]);

@@ -4,8 +4,26 @@ import { objectId } from '../engine/derived-cache.js';
 import type { FxTable } from '../engine/fx-table.js';
 import type { ReportQuery } from './report-query.js';
 
-/** Answers kept per snapshot: every report of a dashboard, a few queries each. */
-const ANSWERS_PER_SNAPSHOT = 64;
+/** How much is kept per snapshot, whichever is reached first. */
+export interface AnswerLimits {
+  answers: number;
+  bytes: number;
+}
+
+/**
+ * Every report of a dashboard with a few queries each, and a few answers that list every paying
+ * customer of a 100,000-customer account beside them.
+ */
+const DEFAULT_LIMITS: AnswerLimits = { answers: 64, bytes: 64 * 1024 * 1024 };
+
+/** A report's answer as sent: serialized once, however many requests it answers. */
+export type Answer = Buffer;
+
+/** The answers of one snapshot, and how many bytes the settled ones hold. */
+interface Kept {
+  answers: Map<string, Promise<Answer>>;
+  bytes: number;
+}
 
 /** One report request under way: what it asked, and what its inputs turned out to be. */
 interface Asked {
@@ -19,21 +37,21 @@ interface Asked {
   done: boolean;
   /** Where its answer goes once made, and the requests waiting for it. */
   pending?: {
-    answers: Map<string, Promise<unknown>>;
+    kept: Kept;
     key: string;
-    promise: Promise<unknown>;
+    promise: Promise<Answer>;
     settle: Settle;
   };
 }
 
 interface Settle {
-  resolve(answer: unknown): void;
+  resolve(answer: Answer): void;
   reject(error: unknown): void;
 }
 
 /** Thrown out of the report, by its inputs, when the answer is already known or being made. */
 class Known extends Error {
-  constructor(readonly answer: Promise<unknown>) {
+  constructor(readonly answer: Promise<Answer>) {
     super('The answer of these inputs is kept');
   }
 }
@@ -46,19 +64,20 @@ class Known extends Error {
  * is the same. So a report run through `answer` learns, once its inputs are read, whether an
  * answer of the same inputs is kept or under way, and is then cut short and given it; readers of
  * an unchanged snapshot (a dashboard several people watch, the previous snapshot answered during
- * a stream of writes) pay for the answer once. Answers go with their snapshot.
+ * a stream of writes) pay for the answer once. An answer is kept as the bytes sent, serialized
+ * once, and answers go with their snapshot.
  */
-export function createReportAnswers() {
+export function createReportAnswers(limits: AnswerLimits = DEFAULT_LIMITS) {
   const storage = new AsyncLocalStorage<Asked>();
-  const bySnapshot = new WeakMap<AccountSnapshot, Map<string, Promise<unknown>>>();
+  const bySnapshot = new WeakMap<AccountSnapshot, Kept>();
 
-  function answersOf(snapshot: AccountSnapshot): Map<string, Promise<unknown>> {
-    let answers = bySnapshot.get(snapshot);
-    if (answers === undefined) {
-      answers = new Map();
-      bySnapshot.set(snapshot, answers);
+  function keptOf(snapshot: AccountSnapshot): Kept {
+    let kept = bySnapshot.get(snapshot);
+    if (kept === undefined) {
+      kept = { answers: new Map(), bytes: 0 };
+      bySnapshot.set(snapshot, kept);
     }
-    return answers;
+    return kept;
   }
 
   return {
@@ -66,21 +85,24 @@ export function createReportAnswers() {
      * Runs a report, or gives the answer kept for the same inputs. `request` names the report
      * and everything its caller asked (path and query); the rest of the key comes from its inputs.
      */
-    async answer<T>(request: string, run: () => Promise<T>): Promise<T> {
+    async answer(request: string, run: () => Promise<Answer>): Promise<Answer> {
       const asked: Asked = { request, reads: 0, done: false };
       try {
         const answer = await storage.run(asked, run);
-        asked.pending?.settle.resolve(answer);
+        if (asked.pending) {
+          asked.pending.kept.bytes += answer.length;
+          asked.pending.settle.resolve(answer);
+        }
         return answer;
       } catch (error) {
-        if (error instanceof Known) return error.answer as Promise<T>;
+        if (error instanceof Known) return error.answer;
         asked.pending?.settle.reject(error);
         throw error;
       } finally {
         const pending = asked.pending;
         // A failed answer is made again by the next request; so is one of several reads.
-        if (pending && asked.reads > 1 && pending.answers.get(pending.key) === pending.promise)
-          pending.answers.delete(pending.key);
+        if (pending && asked.reads > 1 && pending.kept.answers.get(pending.key) === pending.promise)
+          pending.kept.answers.delete(pending.key);
         // The context outlives the request in what it started; it must hold no snapshot's answers.
         asked.done = true;
         asked.pending = undefined;
@@ -96,21 +118,26 @@ export function createReportAnswers() {
       if (asked === undefined || asked.done) return;
       asked.reads += 1;
       if (asked.reads > 1) return;
-      const answers = answersOf(inputs.snapshot);
+      const kept = keptOf(inputs.snapshot);
+      const { answers } = kept;
       const key = `${asked.request}\n${objectId(inputs.table)}\n${JSON.stringify(inputs.query)}`;
       const known = answers.get(key);
       if (known) throw new Known(known);
       let settle!: Settle;
-      const answer = new Promise<unknown>((resolve, reject) => {
+      const answer = new Promise<Answer>((resolve, reject) => {
         settle = { resolve, reject };
       });
       // Nobody else may be waiting: a rejection with no reader must not end the process.
       answer.catch(() => {
         if (answers.get(key) === answer) answers.delete(key);
       });
-      if (answers.size >= ANSWERS_PER_SNAPSHOT) answers.clear();
+      // Those under way when the answers are dropped add their bytes all the same: an early drop.
+      if (answers.size >= limits.answers || kept.bytes >= limits.bytes) {
+        answers.clear();
+        kept.bytes = 0;
+      }
       answers.set(key, answer);
-      asked.pending = { answers, key, promise: answer, settle };
+      asked.pending = { kept, key, promise: answer, settle };
     },
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/services/clock.js';
 import { InvalidInputError } from '../../src/services/errors.js';
 import { createServices, type Services } from '../../src/services/index.js';
+import { createReportAnswers } from '../../src/services/report-answers.js';
 import { createReportInputs, type ReportInputs } from '../../src/services/report-inputs.js';
 import { deferred } from '../helpers/deferred.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
@@ -32,7 +33,10 @@ describe('report answers kept per snapshot', () => {
   });
   afterAll(() => testStore.dispose());
 
-  const answer = <T>(request: string, run: () => Promise<T>) => services.reportAnswers.answer(request, run);
+  // Answers are kept as the bytes sent; these reports answer JSON as the registry does.
+  const answer = (request: string, run: () => Promise<unknown>) =>
+    services.reportAnswers.answer(request, async () => Buffer.from(JSON.stringify(await run())));
+  const parse = (body: Buffer) => JSON.parse(body.toString()) as { version: number; currency: string };
   const write = (id: string) =>
     services.customers.upsert(accountId, [{ id, name: id, created_date: '2024-02-01' }]);
 
@@ -44,12 +48,12 @@ describe('report answers kept per snapshot', () => {
 
     // Another request (its query) is another answer.
     const inEuros = await answer('/count?eur', () => run({ baseCurrency: 'eur' }));
-    expect(inEuros).toEqual({ version: first.version, currency: 'eur' });
+    expect(parse(inEuros)).toEqual({ version: parse(first).version, currency: 'eur' });
     expect(counter.computed).toBe(2);
 
     await write('c2');
     const after = await answer('/count', () => run());
-    expect(after.version).toBeGreaterThan(first.version);
+    expect(parse(after).version).toBeGreaterThan(parse(first).version);
     expect(counter.computed).toBe(3);
   });
 
@@ -80,7 +84,7 @@ describe('report answers kept per snapshot', () => {
     const results = await Promise.allSettled([first, second]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     expect(runs).toBe(1);
-    expect(await answer('/failing', failing)).toBe('made');
+    expect((await answer('/failing', failing)).toString()).toBe('"made"');
     expect(runs).toBe(2);
   });
 
@@ -95,7 +99,7 @@ describe('report answers kept per snapshot', () => {
     await leftBehind.promise;
     // Had it registered as making the answer, this request would wait for it for good.
     const { counter, run } = countingReport(prepare, accountId);
-    expect(await answer('/left', () => run())).toMatchObject({ currency: 'usd' });
+    expect(parse(await answer('/left', () => run()))).toMatchObject({ currency: 'usd' });
     expect(counter.computed).toBe(1);
   });
 
@@ -111,5 +115,25 @@ describe('report answers kept per snapshot', () => {
     await run();
     await run();
     expect(counter.computed).toBe(6);
+  });
+
+  it("drops a snapshot's answers once they hold more bytes than its limit", async () => {
+    const answers = createReportAnswers({ answers: 64, bytes: 100 });
+    const small = createReportInputs(services.metrics, services.fx, services.reportQuery, answers);
+    const { counter, run } = countingReport(small, accountId);
+    // A report of 80 bytes, then one of 40: 120 bytes kept, past the limit of 100.
+    const sized = (bytes: number) => async () => {
+      await run();
+      return Buffer.alloc(bytes);
+    };
+    await answers.answer('/eighty', sized(80));
+    await answers.answer('/forty', sized(40));
+    await answers.answer('/eighty', sized(80));
+    expect(counter.computed).toBe(2);
+    // The next answer registered drops the kept ones first: both are made again.
+    await answers.answer('/ten', sized(10));
+    await answers.answer('/eighty', sized(80));
+    await answers.answer('/forty', sized(40));
+    expect(counter.computed).toBe(5);
   });
 });

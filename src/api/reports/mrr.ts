@@ -120,8 +120,6 @@ export const mrrReports: readonly ReportDefinition[] = [
     // The only report listing every paying customer, twice: checking a 100,000-customer
     // answer against its schema took eight times the report itself (docs/decisions.md).
     unchecked: true,
-    // Tens of megabytes at 100,000 customers, one per filter: not kept with the snapshot.
-    madeEachTime: true,
     run: (services, accountId, query) => services.reports.concentration(accountId, query),
   }),
   defineReport({

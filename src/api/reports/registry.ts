@@ -1,5 +1,6 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import type { Answer } from '../../services/report-answers.js';
 import type { Services } from '../../services/index.js';
 import { authOf } from '../auth.js';
 import { reportErrors } from '../report-schemas.js';
@@ -37,6 +38,9 @@ export interface ReportDefinition<Query extends z.ZodType = z.ZodType, Result ex
   run(services: Services, accountId: string, query: z.output<Query>): Promise<z.input<Result>>;
 }
 
+/** What Fastify itself names a JSON answer. */
+const JSON_BODY = 'application/json; charset=utf-8';
+
 /** Keeps an entry's query and answer types tied together while the list holds them loosely. */
 export function defineReport<Query extends z.ZodType, Result extends z.ZodType>(
   definition: ReportDefinition<Query, Result>,
@@ -44,13 +48,29 @@ export function defineReport<Query extends z.ZodType, Result extends z.ZodType>(
   return definition;
 }
 
-/** Registers every report of the list with the same errors, tag rule and authentication. */
+/**
+ * How a report's answer becomes its body: checked against its schema as every other route's, or,
+ * for an unchecked report, as is.
+ */
+function answerSerializer(report: ReportDefinition): (answer: unknown) => Answer {
+  const text = report.unchecked
+    ? (answer: unknown) => JSON.stringify(answer)
+    : serializerCompiler({ schema: report.result, method: 'GET', url: report.path, httpStatus: '200' });
+  return (answer) => Buffer.from(text(answer));
+}
+
+/**
+ * Registers every report of the list with the same errors, tag rule and authentication. A report
+ * is serialized once per answer, and a kept answer is sent as those bytes to every request it
+ * answers (docs/decisions.md, "Report answers are kept per snapshot").
+ */
 export function reportRegistryRoutes(
   services: Services,
   reports: readonly ReportDefinition[],
 ): FastifyPluginAsyncZod {
   return async (app) => {
     for (const report of reports) {
+      const serialize = answerSerializer(report);
       app.get(
         report.path,
         {
@@ -65,14 +85,15 @@ export function reportRegistryRoutes(
               ...(report.notFound ? { 404: errorSchema } : {}),
             },
           },
-          ...(report.unchecked ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
         },
-        (request) => {
-          const run = () => report.run(services, authOf(request).accountId, request.query);
+        async (request, reply) => {
+          const run = async () =>
+            serialize(await report.run(services, authOf(request).accountId, request.query));
           // The account is in the key through the snapshot, which is the account's own.
-          return report.madeEachTime
-            ? run()
-            : services.reportAnswers.answer(`${report.path}?${JSON.stringify(request.query)}`, run);
+          const body = report.madeEachTime
+            ? await run()
+            : await services.reportAnswers.answer(`${report.path}?${JSON.stringify(request.query)}`, run);
+          return reply.type(JSON_BODY).send(body);
         },
       );
     }
