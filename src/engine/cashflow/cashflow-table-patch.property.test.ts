@@ -113,6 +113,21 @@ describe('patchCashflowTable', () => {
     expect(patched.invoiceId[150_000]).toBe('in_300000');
   });
 
+  it('extends the number columns of the table it patches in place, once, rather than copying them', () => {
+    // 100 invoices of customer 0 and one of customer 1, who changes at each patch: in place.
+    const invoices = [...Array.from({ length: 100 }, (_, n) => bare(n, 0)), bare(100, 1)];
+    const first = patchCashflowTable(buildCashflowTable(invoices), Int32Array.from([0, -1]), [bare(101, 1)]);
+    const second = patchCashflowTable(first, Int32Array.from([0, -1]), [bare(102, 1)]);
+    expect(second.invoiceDay.buffer).toBe(first.invoiceDay.buffer);
+    expect(second.invoiceTotal.buffer).toBe(first.invoiceTotal.buffer);
+    expect([first.invoiceCount, second.invoiceCount]).toEqual([102, 103]);
+    expect(first.invoiceDay.length).toBe(102);
+    // A second patch of `first` finds its buffers extended by another: it copies them.
+    const other = patchCashflowTable(first, Int32Array.from([0, -1]), [bare(110, 1)]);
+    expect(other.invoiceDay.buffer).not.toBe(first.invoiceDay.buffer);
+    expect([second.invoiceDay[102], other.invoiceDay[102]]).toEqual([102 % 30, 110 % 30]);
+  });
+
   it('gives the table a full build of the kept invoices, renumbered, then the fresh ones would', () => {
     fc.assert(
       fc.property(

@@ -40,40 +40,65 @@ class Interner<T extends string> {
 type NumberArray = Int32Array | Uint8Array | Uint16Array | Float64Array;
 
 /**
+ * How many values of each column buffer the tables holding it read (-1 while a column extends it):
+ * a patched table's column may extend its previous table's buffer in place, past every value a
+ * table reads, rather than copy it.
+ */
+const readLengths = new WeakMap<ArrayBufferLike, number>();
+
+/**
  * A typed column filled one value at a time, doubling as it goes: its buffer lives outside the
  * garbage-collected heap, where a growing array of a million numbers would be copied there.
  */
 class Column<A extends NumberArray> {
-  private array: A;
+  private array: A | undefined;
   private length = 0;
 
   constructor(
-    private readonly kind: { new (length: number): A },
-    capacity = 1024,
-  ) {
-    this.array = new kind(capacity);
-  }
+    private readonly kind: { new (length: number): A; new (buffer: ArrayBufferLike): A },
+    private readonly capacity = 1024,
+  ) {}
 
   push(value: number): void {
-    if (this.length === this.array.length) this.grow(this.length + 1);
-    this.array[this.length++] = value;
+    const array = this.array ?? this.grow(this.length + 1);
+    if (this.length === array.length) this.grow(this.length + 1)[this.length++] = value;
+    else array[this.length++] = value;
   }
 
-  /** Appends `source[start..end)` in one copy. */
+  /** Appends `source[start..end)` in one copy, or none when it starts from a whole column it may extend. */
   pushRange(
-    source: { subarray(start: number, end: number): ArrayLike<number> },
+    source: ArrayLike<number> & { subarray(start: number, end: number): ArrayLike<number> },
     start: number,
     end: number,
   ): void {
-    if (this.length + end - start > this.array.length) this.grow(this.length + end - start);
-    this.array.set(source.subarray(start, end), this.length);
+    if (this.array === undefined && start === 0 && this.extends(source, end)) return;
+    const array =
+      this.array === undefined || this.length + end - start > this.array.length
+        ? this.grow(this.length + end - start)
+        : this.array;
+    array.set(source.subarray(start, end), this.length);
     this.length += end - start;
   }
 
-  private grow(least: number): void {
-    const larger = new this.kind(Math.max(least, this.array.length * 2));
-    larger.set(this.array);
+  /**
+   * Starts as `source` itself, when it is a whole column over the start of a buffer that no
+   * other column extended past it: the tables holding it read only their own length of it.
+   */
+  private extends(source: ArrayLike<number>, end: number): boolean {
+    if (!(source instanceof this.kind) || source.byteOffset !== 0 || end !== source.length) return false;
+    if (readLengths.get(source.buffer) !== end) return false;
+    readLengths.set(source.buffer, -1);
+    this.array = new this.kind(source.buffer);
+    this.length = end;
+    return true;
+  }
+
+  /** The buffer sized ahead at first, then doubled. */
+  private grow(least: number): A {
+    const larger = new this.kind(least <= this.capacity ? this.capacity : Math.max(least, 2 * this.length));
+    if (this.array) larger.set(this.array.subarray(0, this.length));
     this.array = larger;
+    return larger;
   }
 
   /**
@@ -81,8 +106,11 @@ class Column<A extends NumberArray> {
    * is rather than copied; one grown by doubling is copied to the values' size.
    */
   values(): A {
-    const spare = this.array.length - this.length;
-    return (spare <= 1024 ? this.array.subarray(0, this.length) : this.array.slice(0, this.length)) as A;
+    const array = this.array ?? this.grow(0);
+    const spare = array.length - this.length;
+    const values = (spare <= 1024 ? array.subarray(0, this.length) : array.slice(0, this.length)) as A;
+    readLengths.set(values.buffer, this.length);
+    return values;
   }
 }
 
@@ -190,6 +218,38 @@ function mergeOrders(a: Int32Array, b: Int32Array, compare: (x: number, y: numbe
   });
   merged.set(a.subarray(from), from + b.length);
   return merged;
+}
+
+/**
+ * `order` (sorted by `compare`, a total order) without `removed`: each is found by binary search
+ * and the runs between are copied whole, so a patch that leaves a few positions out of an order of
+ * a million does not read every position.
+ */
+function withoutPositions(
+  order: Int32Array,
+  removed: readonly number[],
+  compare: (x: number, y: number) => number,
+): Int32Array {
+  const at: number[] = [];
+  for (const position of removed) {
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compare(order[middle]!, position) < 0) low = middle + 1;
+      else high = middle;
+    }
+    if (order[low] === position) at.push(low);
+  }
+  at.sort((a, b) => a - b);
+  const kept = new Int32Array(order.length - at.length);
+  let from = 0;
+  at.forEach((index, left) => {
+    kept.set(order.subarray(from, index), from - left);
+    from = index + 1;
+  });
+  kept.set(order.subarray(from), from - at.length);
+  return kept;
 }
 
 /** Positions `from` to `to` (excluded), in order. */
@@ -335,57 +395,90 @@ export class CashflowTable {
    * positions are renumbered (the order among them does not change), the added invoices and
    * transactions sorted alone and merged in. Linear in the table, where sorting it again is not.
    */
-  private patchedIndexes({ previous, invoiceOf, keptInvoices, keptTransactions }: TablePatch) {
-    // Where each of the previous table's transactions went (-1: left out), as its invoice did.
-    const transactionOf = new Int32Array(previous.transactionCount).fill(-1);
-    if (keptInvoices === previous.invoiceCount) {
-      // Every invoice copied kept its position (a patch in place), and so did its transactions.
-      this.firstFailure.set(previous.firstFailure);
-      this.recovery.set(previous.recovery);
-      for (let t = 0; t < previous.transactionCount; t++)
-        if (invoiceOf[previous.transactionInvoice[t]!]! >= 0) transactionOf[t] = t;
-    } else {
-      for (let old = 0; old < previous.invoiceCount; old++) {
-        const invoice = invoiceOf[old]!;
-        if (invoice < 0) continue;
-        const shift = this.transactionStart[invoice]! - previous.transactionStart[old]!;
-        for (let t = previous.transactionStart[old]!; t < previous.transactionStart[old + 1]!; t++)
-          transactionOf[t] = t + shift;
-        const first = previous.firstFailure[old]!;
-        const recovery = previous.recovery[old]!;
-        this.firstFailure[invoice] = first < 0 ? -1 : first + shift;
-        this.recovery[invoice] = recovery < 0 ? -1 : recovery + shift;
-      }
-    }
-    const freshFailing = Int32Array.from(this.scanFailures(keptInvoices, this.invoiceCount)).sort(
-      this.compareFailing,
-    );
+  private patchedIndexes(patch: TablePatch) {
+    const { keptInvoices, keptTransactions } = patch;
     const byTransactionDay = (a: number, b: number) =>
       this.transactionDay[b]! - this.transactionDay[a]! || this.transactionTie(a, b);
     const byInvoiceDay = (a: number, b: number) =>
       this.invoiceDay[b]! - this.invoiceDay[a]! || this.invoiceTie(a, b);
-    const keptOpen = remapOrder(previous.openAndDue, invoiceOf);
+    const kept =
+      keptInvoices === patch.previous.invoiceCount
+        ? this.keptInPlace(patch, byTransactionDay, byInvoiceDay)
+        : this.keptMoved(patch);
+    const freshFailing = Int32Array.from(this.scanFailures(keptInvoices, this.invoiceCount)).sort(
+      this.compareFailing,
+    );
     const freshOpen = this.openAndDueIn(keptInvoices, this.invoiceCount);
-    const openAndDue = new Int32Array(keptOpen.length + freshOpen.length);
-    openAndDue.set(keptOpen);
-    openAndDue.set(freshOpen, keptOpen.length);
+    const openAndDue = new Int32Array(kept.open.length + freshOpen.length);
+    openAndDue.set(kept.open);
+    openAndDue.set(freshOpen, kept.open.length);
     return {
       transactions: mergeOrders(
-        remapOrder(previous.transactionsNewestFirst, transactionOf),
+        kept.transactions,
         sortedRange(keptTransactions, this.transactionCount, byTransactionDay),
         byTransactionDay,
       ),
       invoices: mergeOrders(
-        remapOrder(previous.invoicesNewestFirst, invoiceOf),
+        kept.invoices,
         sortedRange(keptInvoices, this.invoiceCount, byInvoiceDay),
         byInvoiceDay,
       ),
       openAndDue,
-      failing: mergeOrders(
-        remapOrder(previous.failingNewestFirst, invoiceOf),
-        freshFailing,
+      failing: mergeOrders(kept.failing, freshFailing, this.compareFailing),
+    };
+  }
+
+  /**
+   * A patch in place: every invoice and transaction copied kept its position, so the previous
+   * orders hold the same positions, less those of the invoices it left without a customer. Those
+   * are few (a write's customers), and found in each order by binary search: the orders compare
+   * the same here as in the previous table, whose values these are.
+   */
+  private keptInPlace(
+    { previous, invoiceOf }: TablePatch,
+    byTransactionDay: (a: number, b: number) => number,
+    byInvoiceDay: (a: number, b: number) => number,
+  ) {
+    this.firstFailure.set(previous.firstFailure);
+    this.recovery.set(previous.recovery);
+    const dropped: number[] = [];
+    for (let invoice = 0; invoice < previous.invoiceCount; invoice++)
+      if (invoiceOf[invoice]! < 0 && previous.invoiceCustomer[invoice] !== NO_CUSTOMER) dropped.push(invoice);
+    const droppedTransactions = dropped.flatMap((invoice) =>
+      Array.from(range(previous.transactionStart[invoice]!, previous.transactionStart[invoice + 1]!)),
+    );
+    return {
+      transactions: withoutPositions(previous.transactionsNewestFirst, droppedTransactions, byTransactionDay),
+      invoices: withoutPositions(previous.invoicesNewestFirst, dropped, byInvoiceDay),
+      open: withoutPositions(previous.openAndDue, dropped, (a, b) => a - b),
+      failing: withoutPositions(
+        previous.failingNewestFirst,
+        dropped.filter((invoice) => previous.firstFailure[invoice]! >= 0),
         this.compareFailing,
       ),
+    };
+  }
+
+  /** A patch that left invoices out: the kept ones moved, and every order is renumbered. */
+  private keptMoved({ previous, invoiceOf }: TablePatch) {
+    // Where each of the previous table's transactions went (-1: left out), as its invoice did.
+    const transactionOf = new Int32Array(previous.transactionCount).fill(-1);
+    for (let old = 0; old < previous.invoiceCount; old++) {
+      const invoice = invoiceOf[old]!;
+      if (invoice < 0) continue;
+      const shift = this.transactionStart[invoice]! - previous.transactionStart[old]!;
+      for (let t = previous.transactionStart[old]!; t < previous.transactionStart[old + 1]!; t++)
+        transactionOf[t] = t + shift;
+      const first = previous.firstFailure[old]!;
+      const recovery = previous.recovery[old]!;
+      this.firstFailure[invoice] = first < 0 ? -1 : first + shift;
+      this.recovery[invoice] = recovery < 0 ? -1 : recovery + shift;
+    }
+    return {
+      transactions: remapOrder(previous.transactionsNewestFirst, transactionOf),
+      invoices: remapOrder(previous.invoicesNewestFirst, invoiceOf),
+      open: remapOrder(previous.openAndDue, invoiceOf),
+      failing: remapOrder(previous.failingNewestFirst, invoiceOf),
     };
   }
 
