@@ -10,6 +10,9 @@ import {
   patchAccountSnapshot,
   patchCustomers,
 } from './account-snapshot.js';
+import { FxTable } from './fx-table.js';
+import { CUSTOMER_SORTS } from './reports/customer-item.js';
+import { customerOrder } from './reports/customer-order.js';
 import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES } from './vocabulary.js';
 
 // Few ids, days and currencies: customers share days, currencies come and go with a patch.
@@ -168,6 +171,51 @@ describe('patchAccountSnapshot', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("orders a patched snapshot's customers, patched from an earlier order, as a whole build would", () => {
+    const fx = FxTable.build([
+      { day: '2024-10-01', currency: 'usd', perEur: 1.25 },
+      { day: '2024-10-01', currency: 'gbp', perEur: 0.8 },
+    ]);
+    fc.assert(
+      fc.property(
+        keysArb.chain(customersArb),
+        // Each patch: the changed keys, the views of those that remain, and whether its order is read.
+        fc.array(
+          fc.tuple(
+            keysArb.chain((changed) =>
+              fc.tuple(
+                fc.constant(changed),
+                customersArb(changed).chain((views) => fc.subarray(views)),
+              ),
+            ),
+            fc.boolean(),
+          ),
+          { minLength: 1, maxLength: 10 },
+        ),
+        fc.constantFrom(...CUSTOMER_SORTS),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (customers, patches, sort, order) => {
+          const query = { today: 20_006, baseCurrency: 'usd', sort, order };
+          let snapshot = buildAccountSnapshot(1, customers);
+          customerOrder(snapshot, query, fx);
+          for (const [[changed, fresh], read] of patches) {
+            snapshot = patchAccountSnapshot(
+              snapshot,
+              snapshot.version + 1,
+              patchCustomers(snapshot.customers, changed, fresh),
+              0,
+            );
+            if (!read) continue;
+            // A list of its own: orders are kept per customer list.
+            const whole = buildAccountSnapshot(snapshot.version, [...snapshot.customers]);
+            expect(customerOrder(snapshot, query, fx)).toEqual(customerOrder(whole, query, fx));
+          }
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 

@@ -18,7 +18,12 @@ export function objectId(owner: object): number {
  */
 export function derivedCache<Owner extends object, Value>(keysPerOwner = 16) {
   const byOwner = new WeakMap<Owner, Map<string, Value>>();
-  return function cached(owner: Owner, key: string, build: () => Value): Value {
+  return Object.assign(cached, {
+    /** The value kept for `owner` and `key`, if any: none is built. */
+    peek: (owner: Owner, key: string): Value | undefined => byOwner.get(owner)?.get(key),
+  });
+
+  function cached(owner: Owner, key: string, build: () => Value): Value {
     let values = byOwner.get(owner);
     if (values === undefined) {
       values = new Map();
@@ -31,5 +36,5 @@ export function derivedCache<Owner extends object, Value>(keysPerOwner = 16) {
       values.set(key, value);
     }
     return value;
-  };
+  }
 }

@@ -2,6 +2,7 @@ import { compareText } from '../compare-text.js';
 import type { FxTable } from '../fx-table.js';
 import type { InvoiceStatus } from '../types.js';
 import type { CashflowInvoice } from './cashflow-data.js';
+import { mergeOrders, remapOrder, withoutPositions } from '../orders.js';
 
 /** A missing due or payment day. */
 export const NO_DAY = -0x80000000;
@@ -182,74 +183,6 @@ function newestFirst(days: Int32Array, tie: (a: number, b: number) => number): I
     if (end - start > 1) order.subarray(start, end).sort(tie);
   }
   return order;
-}
-
-/** `order` with each position mapped by `to`, leaving out those it maps to -1. */
-function remapOrder(order: Int32Array, to: Int32Array): Int32Array {
-  const mapped = new Int32Array(order.length);
-  let length = 0;
-  for (let index = 0; index < order.length; index++) {
-    const next = to[order[index]!]!;
-    if (next >= 0) mapped[length++] = next;
-  }
-  return mapped.slice(0, length);
-}
-
-/**
- * Two orders sorted by `compare`, merged into one. `b` is a patch's few added positions: each
- * finds its place in `a` by binary search, and the runs of `a` between are copied whole, so
- * `compare` runs a few times per added position rather than once per position of the table.
- */
-function mergeOrders(a: Int32Array, b: Int32Array, compare: (x: number, y: number) => number): Int32Array {
-  const merged = new Int32Array(a.length + b.length);
-  let from = 0;
-  b.forEach((position, added) => {
-    // After the positions of `a` that sort before it or tie with it: `a` comes first on ties.
-    let low = from;
-    let high = a.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compare(a[middle]!, position) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    merged.set(a.subarray(from, low), from + added);
-    merged[low + added] = position;
-    from = low;
-  });
-  merged.set(a.subarray(from), from + b.length);
-  return merged;
-}
-
-/**
- * `order` (sorted by `compare`, a total order) without `removed`: each is found by binary search
- * and the runs between are copied whole, so a patch that leaves a few positions out of an order of
- * a million does not read every position.
- */
-function withoutPositions(
-  order: Int32Array,
-  removed: readonly number[],
-  compare: (x: number, y: number) => number,
-): Int32Array {
-  const at: number[] = [];
-  for (const position of removed) {
-    let low = 0;
-    let high = order.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compare(order[middle]!, position) < 0) low = middle + 1;
-      else high = middle;
-    }
-    if (order[low] === position) at.push(low);
-  }
-  at.sort((a, b) => a - b);
-  const kept = new Int32Array(order.length - at.length);
-  let from = 0;
-  at.forEach((index, left) => {
-    kept.set(order.subarray(from, index), from - left);
-    from = index + 1;
-  });
-  kept.set(order.subarray(from), from - at.length);
-  return kept;
 }
 
 /** Positions `from` to `to` (excluded), in order. */

@@ -1,7 +1,8 @@
-import { type AccountSnapshot, mrrsOn } from '../account-snapshot.js';
+import { type AccountSnapshot, type CustomerView, movesSince, mrrsOn } from '../account-snapshot.js';
 import { compareText } from '../compare-text.js';
 import { derivedCache, objectId } from '../derived-cache.js';
 import type { FxTable } from '../fx-table.js';
+import { mergeOrders, remapOrder } from '../orders.js';
 import { roundCents } from '../rounding.js';
 import { type CustomerSort, customerItem, customerState } from './customer-item.js';
 
@@ -79,22 +80,50 @@ function numericKeys(values: ArrayLike<string | number | null>, direction: 1 | -
   });
 }
 
-const orderCache = derivedCache<AccountSnapshot, Int32Array>(32);
+/**
+ * Orders per customer list rather than per snapshot: a snapshot remembers the lists it was
+ * patched from (at most eight), and a later snapshot's order is patched from theirs; an order
+ * goes with the last snapshot that remembers its list.
+ */
+const orderCache = derivedCache<readonly CustomerView[], Int32Array>(32);
 
 /**
  * Every customer's snapshot index in the order of a sort key and direction: by value, missing
  * values last whichever the direction, ties by id in code units, then by index (the order
- * customers were listed in). Sorted once per snapshot, day, base currency and rate table, so a
- * page of the list is a walk from the start; the comparison reads numbers only.
+ * customers were listed in). Made once per snapshot, day, base currency and rate table, so a
+ * page of the list is a walk from the start; the comparison reads numbers only. A patched
+ * snapshot's order is the order of a snapshot it was patched from, when that one was made,
+ * renumbered, with the customers read again merged in: the customers kept by the patches have
+ * the same values and ids, so they keep their order among themselves.
  */
 export function customerOrder(snapshot: AccountSnapshot, query: CustomerOrderQuery, fx: FxTable): Int32Array {
   const key = `${query.today}|${query.baseCurrency}|${objectId(fx)}|${query.sort}|${query.order}`;
-  return orderCache(snapshot, key, () => {
+  return orderCache(snapshot.customers, key, () => {
     const keys = numericKeys(sortValues(snapshot, query, fx), query.order === 'asc' ? 1 : -1);
-    const ranks = idRanks(snapshot);
-    const indices = Array.from(snapshot.customers, (_, index) => index);
-    // Two missing values subtract to NaN, which falls through to the ids like a tie.
-    indices.sort((a, b) => keys[a]! - keys[b]! || ranks[a]! - ranks[b]!);
-    return Int32Array.from(indices);
+    return patchedOrder(snapshot, key, keys) ?? sortedOrder(snapshot, keys);
   });
+}
+
+function sortedOrder(snapshot: AccountSnapshot, keys: Float64Array): Int32Array {
+  const ranks = idRanks(snapshot);
+  const indices = Array.from(snapshot.customers, (_, index) => index);
+  // Two missing values subtract to NaN, which falls through to the ids like a tie.
+  indices.sort((a, b) => keys[a]! - keys[b]! || ranks[a]! - ranks[b]!);
+  return Int32Array.from(indices);
+}
+
+/** The order patched from the latest list the snapshot was patched from whose order was made. */
+function patchedOrder(snapshot: AccountSnapshot, key: string, keys: Float64Array): Int32Array | undefined {
+  const from = snapshot.patchedFrom.findLast((step) => orderCache.peek(step.customers, key) !== undefined);
+  const since = from && movesSince(snapshot, from.customers);
+  if (!since) return undefined;
+  const { customers } = snapshot;
+  // The order the ranks of ids give, without sorting every id of the snapshot for them.
+  const compare = (a: number, b: number) =>
+    keys[a]! - keys[b]! || compareText(customers[a]!.id, customers[b]!.id) || a - b;
+  return mergeOrders(
+    remapOrder(orderCache.peek(from.customers, key)!, since.moves.customerOf),
+    Int32Array.from(since.moves.freshAt).sort(compare),
+    compare,
+  );
 }
