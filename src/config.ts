@@ -18,7 +18,7 @@ export interface Config {
   requestDeadlineMs: number;
   /** How long a report waits for a newer snapshot before it answers from the previous one. */
   readWaitMs: number;
-  /** How long an account's snapshot is kept in memory while no report reads it. */
+  /** How long an account's snapshot is kept in memory while nothing (no report, no detection) reads it. */
   snapshotIdleMs: number;
   /** After SIGTERM or SIGINT, how long in-flight requests may finish before the process exits anyway. */
   shutdownTimeoutMs: number;

@@ -44,7 +44,7 @@ const PRUNE_EVERY_MS = 60_000;
 const REFRESH_PAUSE = { quietMs: 200, atMostMs: 2_000 };
 /** An account read within this long gets its snapshots built ahead of its readers. */
 const READ_LATELY_MS = 10 * 60_000;
-/** A snapshot no report has read for this long is dropped (SNAPSHOT_IDLE_MINUTES). */
+/** A snapshot nothing has read for this long is dropped (SNAPSHOT_IDLE_MINUTES). */
 const DEFAULT_IDLE_MS = 30 * 60_000;
 /** How often idle snapshots are looked for, at most. */
 const SWEEP_EVERY_MS = 60_000;
@@ -178,7 +178,7 @@ export interface MetricsOptions {
   onRefreshError?: (error: unknown, accountId: string) => void;
   /** What else is built for a snapshot built ahead of its readers (the cashflow table). */
   builtAhead?: (accountId: string, snapshot: AccountSnapshot) => Promise<unknown>;
-  /** How long a snapshot no report reads is kept; DEFAULT_IDLE_MS by default. */
+  /** How long a snapshot nothing reads is kept; DEFAULT_IDLE_MS by default. */
   idleMs?: number;
   /** What else goes when an idle account's snapshot is dropped (the cashflow table). */
   dropped?: (accountId: string) => void;
@@ -206,6 +206,7 @@ export function createMetricsService(
   /** Set at shutdown: refreshes end after their current batch. */
   let stopping = false;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  let sweeper: NodeJS.Timeout | undefined;
 
   /** Forgets old records of re-derived customers, at most once a minute per account. */
   async function pruneWhenDue(tx: Repos, accountId: string, now: number): Promise<void> {
@@ -323,6 +324,7 @@ export function createMetricsService(
     // Builds of one account run one after another and `current` starts none of an older
     // version than it holds, so this is the newest.
     snapshots.set(accountId, snapshot);
+    sweepWhileHeld();
     return snapshot;
   }
 
@@ -386,9 +388,9 @@ export function createMetricsService(
   const buildingAhead = new Set<Promise<void>>();
 
   /**
-   * Drops the snapshots of accounts no report has read for `idleMs`, with what was kept beside
-   * them: an account read again is read whole, as after a start (docs/operations.md, "Memory").
-   * A snapshot being built or queued is left to its readers.
+   * Drops the snapshots of accounts nothing has read for `idleMs` (no report, no detection after
+   * a write), with what was kept beside them: an account read again is read whole, as after a
+   * start (docs/operations.md, "Memory"). A snapshot being built or queued is left to its readers.
    */
   function dropIdle(now: number): void {
     for (const accountId of snapshots.keys()) {
@@ -399,10 +401,18 @@ export function createMetricsService(
       prunedAt.delete(accountId);
       options.dropped?.(accountId);
     }
+    if (snapshots.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
   }
-  // Unreferenced: a process with nothing else to do may exit.
-  const sweeper = setInterval(() => dropIdle(Date.now()), Math.min(idleMs, SWEEP_EVERY_MS));
-  sweeper.unref();
+
+  /** Looks for idle snapshots while any is held; unreferenced, so a process with nothing else to do may exit. */
+  function sweepWhileHeld(): void {
+    if (sweeper !== undefined || stopping) return;
+    sweeper = setInterval(() => dropIdle(Date.now()), Math.min(idleMs, SWEEP_EVERY_MS));
+    sweeper.unref();
+  }
 
   const readLately = (accountId: string) =>
     snapshots.has(accountId) && Date.now() - (lastRead.get(accountId) ?? 0) < READ_LATELY_MS;
@@ -512,7 +522,9 @@ export function createMetricsService(
       if (ready) return ready;
       // The newer snapshot goes on being built; its failure is the next reader's.
       next.catch(() => undefined);
-      const latest = snapshots.get(accountId)!;
+      // Dropped while it waited, if the wait is as long as the idle time: nothing older to give.
+      const latest = snapshots.get(accountId);
+      if (!latest) return next;
       if (latest.version >= version) return latest;
       // A report whose own data for the held snapshot would cost more than the wait reads the newer.
       if (!acceptStale(latest)) return next;

@@ -19,7 +19,7 @@ const DEFAULT_LIMITS: AnswerLimits = { answers: 64, bytes: 64 * 1024 * 1024 };
 /** A report's answer as sent: serialized once, however many requests it answers. */
 export type Answer = Buffer;
 
-/** The answers of one snapshot, and how many bytes the settled ones hold. */
+/** The answers of one snapshot, and how many bytes the kept ones that are made hold. */
 interface Kept {
   answers: Map<string, Promise<Answer>>;
   bytes: number;
@@ -80,6 +80,24 @@ export function createReportAnswers(limits: AnswerLimits = DEFAULT_LIMITS) {
     return kept;
   }
 
+  /**
+   * Keeps a request's answer once made, unless its entry was dropped meanwhile, it read its inputs
+   * more than once, or it alone passes the byte limit; one that would take the snapshot's answers
+   * past it drops the others first.
+   */
+  function keep({ kept, key, promise }: NonNullable<Asked['pending']>, answer: Answer, oneRead: boolean) {
+    if (kept.answers.get(key) !== promise) return;
+    if (!oneRead || answer.length > limits.bytes) {
+      kept.answers.delete(key);
+      return;
+    }
+    if (kept.bytes + answer.length > limits.bytes) {
+      for (const other of [...kept.answers.keys()]) if (other !== key) kept.answers.delete(other);
+      kept.bytes = 0;
+    }
+    kept.bytes += answer.length;
+  }
+
   return {
     /**
      * Runs a report, or gives the answer kept for the same inputs. `request` names the report
@@ -90,7 +108,7 @@ export function createReportAnswers(limits: AnswerLimits = DEFAULT_LIMITS) {
       try {
         const answer = await storage.run(asked, run);
         if (asked.pending) {
-          asked.pending.kept.bytes += answer.length;
+          keep(asked.pending, answer, asked.reads === 1);
           asked.pending.settle.resolve(answer);
         }
         return answer;
@@ -99,10 +117,6 @@ export function createReportAnswers(limits: AnswerLimits = DEFAULT_LIMITS) {
         asked.pending?.settle.reject(error);
         throw error;
       } finally {
-        const pending = asked.pending;
-        // A failed answer is made again by the next request; so is one of several reads.
-        if (pending && asked.reads > 1 && pending.kept.answers.get(pending.key) === pending.promise)
-          pending.kept.answers.delete(pending.key);
         // The context outlives the request in what it started; it must hold no snapshot's answers.
         asked.done = true;
         asked.pending = undefined;
@@ -131,8 +145,7 @@ export function createReportAnswers(limits: AnswerLimits = DEFAULT_LIMITS) {
       answer.catch(() => {
         if (answers.get(key) === answer) answers.delete(key);
       });
-      // Those under way when the answers are dropped add their bytes all the same: an early drop.
-      if (answers.size >= limits.answers || kept.bytes >= limits.bytes) {
+      if (answers.size >= limits.answers) {
         answers.clear();
         kept.bytes = 0;
       }

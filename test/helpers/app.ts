@@ -123,6 +123,7 @@ export async function createTestApp(
       await app.close();
       await services.notifications.settled();
       await services.metrics.settled();
+      await services.metrics.stop();
       await jobs?.stop();
       await testStore.dispose();
     },

@@ -117,23 +117,29 @@ describe('report answers kept per snapshot', () => {
     expect(counter.computed).toBe(6);
   });
 
-  it("drops a snapshot's answers once they hold more bytes than its limit", async () => {
+  it("keeps a snapshot's answers within its byte limit", async () => {
     const answers = createReportAnswers({ answers: 64, bytes: 100 });
     const small = createReportInputs(services.metrics, services.fx, services.reportQuery, answers);
     const { counter, run } = countingReport(small, accountId);
-    // A report of 80 bytes, then one of 40: 120 bytes kept, past the limit of 100.
     const sized = (bytes: number) => async () => {
       await run();
       return Buffer.alloc(bytes);
     };
-    await answers.answer('/eighty', sized(80));
-    await answers.answer('/forty', sized(40));
-    await answers.answer('/eighty', sized(80));
+    await answers.answer('/sixty', sized(60));
+    await answers.answer('/thirty', sized(30));
+    await answers.answer('/sixty', sized(60));
     expect(counter.computed).toBe(2);
-    // The next answer registered drops the kept ones first: both are made again.
-    await answers.answer('/ten', sized(10));
-    await answers.answer('/eighty', sized(80));
-    await answers.answer('/forty', sized(40));
-    expect(counter.computed).toBe(5);
+    // 60 + 30 + 20 would pass 100: the twenty drops the others first.
+    await answers.answer('/twenty', sized(20));
+    await answers.answer('/twenty', sized(20));
+    expect(counter.computed).toBe(3);
+    await answers.answer('/sixty', sized(60));
+    expect(counter.computed).toBe(4);
+    // Alone past the limit: made at every request, and the others stay.
+    await answers.answer('/huge', sized(200));
+    await answers.answer('/huge', sized(200));
+    await answers.answer('/sixty', sized(60));
+    await answers.answer('/twenty', sized(20));
+    expect(counter.computed).toBe(6);
   });
 });

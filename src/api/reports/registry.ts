@@ -1,6 +1,5 @@
-import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Answer } from '../../services/report-answers.js';
 import type { Services } from '../../services/index.js';
 import { authOf } from '../auth.js';
 import { reportErrors } from '../report-schemas.js';
@@ -31,7 +30,7 @@ export interface ReportDefinition<Query extends z.ZodType = z.ZodType, Result ex
    * Made at every request rather than kept per snapshot (docs/decisions.md, "Report answers are
    * kept per snapshot"): the answer holds more than the snapshot, its tables and the parsed query
    * give (an invoice's lines read from the store, the time it was made, a second report's
-   * inputs), or is too large to keep (every paying customer).
+   * inputs).
    */
   madeEachTime?: boolean;
   // A method, not a property: each entry narrows `query`, and methods take that bivariantly.
@@ -41,22 +40,16 @@ export interface ReportDefinition<Query extends z.ZodType = z.ZodType, Result ex
 /** What Fastify itself names a JSON answer. */
 const JSON_BODY = 'application/json; charset=utf-8';
 
+function bytesOf(body: string | ArrayBuffer | Buffer): Buffer {
+  if (typeof body === 'string') return Buffer.from(body);
+  return Buffer.isBuffer(body) ? body : Buffer.from(body);
+}
+
 /** Keeps an entry's query and answer types tied together while the list holds them loosely. */
 export function defineReport<Query extends z.ZodType, Result extends z.ZodType>(
   definition: ReportDefinition<Query, Result>,
 ): ReportDefinition<Query, Result> {
   return definition;
-}
-
-/**
- * How a report's answer becomes its body: checked against its schema as every other route's, or,
- * for an unchecked report, as is.
- */
-function answerSerializer(report: ReportDefinition): (answer: unknown) => Answer {
-  const text = report.unchecked
-    ? (answer: unknown) => JSON.stringify(answer)
-    : serializerCompiler({ schema: report.result, method: 'GET', url: report.path, httpStatus: '200' });
-  return (answer) => Buffer.from(text(answer));
 }
 
 /**
@@ -70,7 +63,6 @@ export function reportRegistryRoutes(
 ): FastifyPluginAsyncZod {
   return async (app) => {
     for (const report of reports) {
-      const serialize = answerSerializer(report);
       app.get(
         report.path,
         {
@@ -85,10 +77,12 @@ export function reportRegistryRoutes(
               ...(report.notFound ? { 404: errorSchema } : {}),
             },
           },
+          ...(report.unchecked ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
         },
         async (request, reply) => {
+          // The route's own serializer: the answer checked against its schema, or as is when unchecked.
           const run = async () =>
-            serialize(await report.run(services, authOf(request).accountId, request.query));
+            bytesOf(reply.serialize(await report.run(services, authOf(request).accountId, request.query)));
           // The account is in the key through the snapshot, which is the account's own.
           const body = report.madeEachTime
             ? await run()

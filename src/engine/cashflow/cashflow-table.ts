@@ -325,8 +325,9 @@ export class CashflowTable {
 
   /**
    * The orders and failure facts of a patched table from the previous table's: the kept
-   * positions are renumbered (the order among them does not change), the added invoices and
-   * transactions sorted alone and merged in. Linear in the table, where sorting it again is not.
+   * positions keep their order among themselves (cut out of the previous orders in place, or
+   * renumbered when the kept invoices moved), the added invoices and transactions sorted alone
+   * and merged in. At most linear in the table, where sorting it again is not.
    */
   private patchedIndexes(patch: TablePatch) {
     const { keptInvoices, keptTransactions } = patch;
