@@ -1,6 +1,7 @@
 import { type CustomerAttributes, customerMask, type Filter } from './customer-filter.js';
 import { dayNumber } from './days.js';
 import { derivedCache } from './derived-cache.js';
+import { partitionPoint } from './orders.js';
 import {
   buildSnapshot,
   type CustomerMoves,
@@ -159,14 +160,7 @@ export function compareCustomers(a: CustomerKey, b: CustomerKey): number {
 
 /** The first index of `customers` (in snapshot order) not before `key`. */
 function lowerBound(customers: readonly CustomerView[], key: CustomerKey): number {
-  let low = 0;
-  let high = customers.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (compareCustomers(customers[middle]!, key) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(0, customers.length, (index) => compareCustomers(customers[index]!, key) < 0);
 }
 
 /** The customers in snapshot order; already in it (the usual case), they are not copied. */

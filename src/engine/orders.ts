@@ -4,6 +4,21 @@
  * renumbering, merging and cutting rather than sorting again.
  */
 
+/**
+ * The first index of `from` to `to` (excluded) where `isBefore` is false, for a range sorted so
+ * that it is true up to some index and false from there on; `to` when it is true throughout.
+ */
+export function partitionPoint(from: number, to: number, isBefore: (index: number) => boolean): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (isBefore(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** `order` with each position mapped by `to`, leaving out those it maps to -1. */
 export function remapOrder(order: Int32Array, to: Int32Array): Int32Array {
   const mapped = new Int32Array(order.length);
@@ -29,13 +44,7 @@ export function mergeOrders(
   let from = 0;
   b.forEach((position, added) => {
     // After the positions of `a` that sort before it or tie with it: `a` comes first on ties.
-    let low = from;
-    let high = a.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compare(a[middle]!, position) <= 0) low = middle + 1;
-      else high = middle;
-    }
+    const low = partitionPoint(from, a.length, (index) => compare(a[index]!, position) <= 0);
     merged.set(a.subarray(from, low), from + added);
     merged[low + added] = position;
     from = low;
@@ -56,13 +65,7 @@ export function withoutPositions(
 ): Int32Array {
   const at: number[] = [];
   for (const position of removed) {
-    let low = 0;
-    let high = order.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compare(order[middle]!, position) < 0) low = middle + 1;
-      else high = middle;
-    }
+    const low = partitionPoint(0, order.length, (index) => compare(order[index]!, position) < 0);
     if (order[low] === position) at.push(low);
   }
   at.sort((a, b) => a - b);
