@@ -61,9 +61,9 @@ class Column<A extends NumberArray> {
   ) {}
 
   push(value: number): void {
-    const array = this.array ?? this.grow(this.length + 1);
-    if (this.length === array.length) this.grow(this.length + 1)[this.length++] = value;
-    else array[this.length++] = value;
+    let array = this.array;
+    if (array === undefined || this.length === array.length) array = this.grow(this.length + 1);
+    array[this.length++] = value;
   }
 
   /** Appends `source[start..end)` in one copy, or none when it starts from a whole column it may extend. */
