@@ -7,12 +7,13 @@ import {
   customerKey,
   type CustomerView,
   movesSince,
+  mrrsOn,
   patchAccountSnapshot,
   patchCustomers,
 } from './account-snapshot.js';
 import { FxTable } from './fx-table.js';
 import { CUSTOMER_SORTS } from './reports/customer-item.js';
-import { customerOrder } from './reports/customer-order.js';
+import { baseMrrsOn, customerOrder } from './reports/customer-order.js';
 import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES } from './vocabulary.js';
 
 // Few ids, days and currencies: customers share days, currencies come and go with a patch.
@@ -174,7 +175,7 @@ describe('patchAccountSnapshot', () => {
     );
   });
 
-  it("orders a patched snapshot's customers, patched from an earlier order, as a whole build would", () => {
+  it("orders a patched snapshot's customers and its MRRs, patched from earlier ones, as a whole build would", () => {
     const fx = FxTable.build([
       { day: '2024-10-01', currency: 'usd', perEur: 1.25 },
       { day: '2024-10-01', currency: 'gbp', perEur: 0.8 },
@@ -212,6 +213,11 @@ describe('patchAccountSnapshot', () => {
             // A list of its own: orders are kept per customer list.
             const whole = buildAccountSnapshot(snapshot.version, [...snapshot.customers]);
             expect(customerOrder(snapshot, query, fx)).toEqual(customerOrder(whole, query, fx));
+            // The MRRs the order sorts by, patched from the previous list's when it read them.
+            expect(mrrsOn(snapshot, query.today)).toEqual(mrrsOn(whole, query.today));
+            expect(baseMrrsOn(snapshot, query.today, 'usd', fx)).toEqual(
+              baseMrrsOn(whole, query.today, 'usd', fx),
+            );
           }
         },
       ),

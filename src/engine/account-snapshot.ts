@@ -1,11 +1,11 @@
 import { type CustomerAttributes, customerMask, type Filter } from './customer-filter.js';
 import { dayNumber } from './days.js';
-import { derivedCache } from './derived-cache.js';
+import { type DerivedCache, derivedCache } from './derived-cache.js';
 import { partitionPoint } from './orders.js';
 import {
   buildSnapshot,
   type CustomerMoves,
-  patchedInt32s,
+  patchedNumbers,
   patchedList,
   patchSnapshot,
   type Snapshot,
@@ -129,7 +129,7 @@ function patchFunnel(
   moves: CustomerMoves,
 ): FunnelColumns {
   const column = (stage: keyof FunnelColumns) =>
-    patchedInt32s(
+    patchedNumbers(
       previous[stage],
       customers.length,
       moves,
@@ -393,16 +393,36 @@ export function statusOn(customer: CustomerView, day: number, mrr: number): 'act
     : 'active';
 }
 
-const mrrsCache = derivedCache<AccountSnapshot, Float64Array>();
+/**
+ * A number per customer of the snapshot, kept per customer list under `key` (what else the
+ * number depends on). A snapshot patched from a list that holds the column under the same key
+ * copies the kept customers' numbers and computes only the fresh customers': a write pays for
+ * its own customers, not for every customer of the account.
+ */
+export function customerNumbers(
+  cache: DerivedCache<readonly CustomerView[], Float64Array>,
+  snapshot: AccountSnapshot,
+  key: string,
+  valueOf: (customer: CustomerView, index: number) => number,
+): Float64Array {
+  const { customers } = snapshot;
+  return cache(customers, key, () => {
+    const step = snapshot.patchedFrom.at(-1);
+    const previous = step && cache.peek(step.customers, key);
+    return previous
+      ? patchedNumbers(previous, customers.length, step.moves, (at) => valueOf(customers[at]!, at))
+      : Float64Array.from(customers, valueOf);
+  });
+}
+
+const mrrsCache = derivedCache<readonly CustomerView[], Float64Array>();
 
 /**
  * Every customer's `mrrOn(day)` by snapshot index. Lists and status filters ask for today's on
- * every call; walking every customer's movements once per snapshot and day is enough.
+ * every call; walking every customer's movements once per customer list and day is enough.
  */
 export function mrrsOn(snapshot: AccountSnapshot, day: number): Float64Array {
-  return mrrsCache(snapshot, String(day), () =>
-    Float64Array.from(snapshot.customers, (customer) => mrrOn(customer, day)),
-  );
+  return customerNumbers(mrrsCache, snapshot, String(day), (customer) => mrrOn(customer, day));
 }
 
 /** The filter attributes with each customer's status as of `day`, for the `status` filter of reports. */

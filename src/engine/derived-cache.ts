@@ -38,3 +38,5 @@ export function derivedCache<Owner extends object, Value>(keysPerOwner = 16) {
     return value;
   }
 }
+
+export type DerivedCache<Owner extends object, Value> = ReturnType<typeof derivedCache<Owner, Value>>;

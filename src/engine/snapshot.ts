@@ -180,14 +180,14 @@ export function patchedList<T>(
   return list;
 }
 
-/** A per-customer column of integers after a patch, as `patchedList`. */
-export function patchedInt32s(
-  previous: Int32Array,
+/** A per-customer column of numbers (integers or not) after a patch, as `patchedList`. */
+export function patchedNumbers<Column extends Int32Array | Float64Array>(
+  previous: Column,
   length: number,
   moves: CustomerMoves,
   freshValue: (at: number) => number,
-): Int32Array {
-  const column = new Int32Array(length);
+): Column {
+  const column = new (previous.constructor as new (length: number) => Column)(length);
   column.set(previous.subarray(0, length));
   fillPatched(column, previous, length, moves, freshValue);
   return column;

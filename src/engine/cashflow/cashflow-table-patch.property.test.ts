@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FxTable } from '../fx-table.js';
 import type { CashflowInvoice } from './cashflow-data.js';
 import { buildCashflowTable, type CashflowTable, NO_CUSTOMER, patchCashflowTable } from './cashflow-table.js';
 
@@ -36,6 +37,13 @@ const invoiceArb = (customers: number) =>
  * Everything a report can read of a table, codes decoded to their values: the invoices of no
  * customer a patch left in place are left out, and positions counted without them.
  */
+/** Rates that move between the generated days, so a carried amount converted on another day shows. */
+const FX = FxTable.build([
+  { day: '1970-01-01', currency: 'usd', perEur: 1.1 },
+  { day: '1970-01-03', currency: 'usd', perEur: 1.3 },
+  { day: '1970-01-01', currency: 'gbp', perEur: 0.8 },
+]);
+
 function contents(table: CashflowTable) {
   const invoiceAt = new Int32Array(table.invoiceCount).fill(-1);
   const transactionAt = new Int32Array(table.transactionCount).fill(-1);
@@ -78,9 +86,14 @@ function contents(table: CashflowTable) {
       };
     }),
   );
+  // The base amounts of every table read so far, patched or built; a patch carries them.
+  const inUsd = table.amountsIn(FX, 'usd');
   return {
     invoices,
     transactions,
+    amountsInUsd: live.flatMap((i) =>
+      Array.from(inUsd.subarray(table.transactionStart[i]!, table.transactionStart[i + 1]!)),
+    ),
     transactionsNewestFirst: Array.from(table.transactionsNewestFirst, (t) => transactionAt[t]),
     invoicesNewestFirst: Array.from(table.invoicesNewestFirst, (i) => invoiceAt[i]),
     openAndDue: Array.from(table.openAndDue, (i) => invoiceAt[i]),

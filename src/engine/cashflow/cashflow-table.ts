@@ -217,7 +217,11 @@ export interface TablePatch {
  * invoices detail shows them, for one page, and the store reads those.
  */
 export class CashflowTable {
-  private readonly baseAmounts = new WeakMap<FxTable, Map<string, Float64Array>>();
+  /**
+   * The base amounts (`amountsIn`) for the latest rate table asked with, by base currency: a
+   * reload of the rates replaces them, and a patch carries them to the next table.
+   */
+  private baseAmounts: { fx: FxTable; byCurrency: Map<string, Float64Array> } | null = null;
   readonly transactionCount: number;
   /** Day descending, then invoice id, transaction id and table order: how detail lists show them. */
   readonly transactionsNewestFirst: Int32Array;
@@ -272,6 +276,7 @@ export class CashflowTable {
       this.invoicesNewestFirst = indexes.invoices;
       this.openAndDue = indexes.openAndDue;
       this.failingNewestFirst = indexes.failing;
+      this.carryBaseAmounts(patch, indexes.transactionOf);
       return;
     }
     this.transactionsNewestFirst = newestFirst(transactionDay, this.transactionTie);
@@ -359,6 +364,7 @@ export class CashflowTable {
       ),
       openAndDue,
       failing: mergeOrders(kept.failing, freshFailing, this.compareFailing),
+      transactionOf: kept.transactionOf,
     };
   }
 
@@ -390,6 +396,8 @@ export class CashflowTable {
         dropped.filter((invoice) => previous.firstFailure[invoice]! >= 0),
         this.compareFailing,
       ),
+      // Every transaction kept its position.
+      transactionOf: null,
     };
   }
 
@@ -413,6 +421,7 @@ export class CashflowTable {
       invoices: remapOrder(previous.invoicesNewestFirst, invoiceOf),
       open: remapOrder(previous.openAndDue, invoiceOf),
       failing: remapOrder(previous.failingNewestFirst, invoiceOf),
+      transactionOf,
     };
   }
 
@@ -435,30 +444,52 @@ export class CashflowTable {
 
   /**
    * Every transaction's amount in `baseCurrency` at the rate of its own day, unrounded, by the
-   * same conversion as `FxTable.convert`. Computed once per rate table and base currency: the
-   * reports without fix_fx all read these.
+   * same conversion as `FxTable.convert`. Computed once per table and base currency, or carried
+   * over by a patch, for the latest rate table: the reports without fix_fx all read these.
    */
   amountsIn(fx: FxTable, baseCurrency: string): Float64Array {
-    let byCurrency = this.baseAmounts.get(fx);
-    if (byCurrency === undefined) {
-      byCurrency = new Map();
-      this.baseAmounts.set(fx, byCurrency);
-    }
-    let amounts = byCurrency.get(baseCurrency);
+    if (this.baseAmounts?.fx !== fx) this.baseAmounts = { fx, byCurrency: new Map() };
+    let amounts = this.baseAmounts.byCurrency.get(baseCurrency);
     if (amounts === undefined) {
-      const converters = this.currencies.map((currency) => fx.converter(currency, baseCurrency));
       amounts = new Float64Array(this.transactionCount);
-      for (let t = 0; t < this.transactionCount; t++) {
-        const invoice = this.transactionInvoice[t]!;
-        amounts[t] = converters[this.invoiceCurrency[invoice]!]!(
-          this.transactionAmount[t]!,
-          this.transactionDay[t]!,
-        );
-      }
-      byCurrency.set(baseCurrency, amounts);
+      this.convertFrom(0, amounts, fx, baseCurrency);
+      this.baseAmounts.byCurrency.set(baseCurrency, amounts);
     }
     return amounts;
   }
+
+  /** Converts the amounts of the transactions from `first` on into `amounts`. */
+  private convertFrom(first: number, amounts: Float64Array, fx: FxTable, baseCurrency: string): void {
+    const converters = this.currencies.map((currency) => fx.converter(currency, baseCurrency));
+    for (let t = first; t < this.transactionCount; t++) {
+      const invoice = this.transactionInvoice[t]!;
+      amounts[t] = converters[this.invoiceCurrency[invoice]!]!(this.transactionAmount[t]!, this.transactionDay[t]!);
+    }
+  }
+
+  /**
+   * The previous table's base amounts, patched: a kept transaction's amount is copied to where it
+   * went (`transactionOf`, null when every one kept its position), and only the added ones, which
+   * follow the kept ones, are converted. A write then converts its own transactions, not the
+   * million of the account.
+   */
+  private carryBaseAmounts({ previous, keptTransactions }: TablePatch, transactionOf: Int32Array | null): void {
+    if (previous.baseAmounts === null) return;
+    const { fx, byCurrency } = previous.baseAmounts;
+    this.baseAmounts = { fx, byCurrency: new Map() };
+    for (const [baseCurrency, previousAmounts] of byCurrency) {
+      const amounts = new Float64Array(this.transactionCount);
+      if (transactionOf === null) amounts.set(previousAmounts.subarray(0, keptTransactions));
+      else
+        for (let t = 0; t < transactionOf.length; t++) {
+          const at = transactionOf[t]!;
+          if (at >= 0) amounts[at] = previousAmounts[t]!;
+        }
+      this.convertFrom(keptTransactions, amounts, fx, baseCurrency);
+      this.baseAmounts.byCurrency.set(baseCurrency, amounts);
+    }
+  }
+
 }
 
 /** The first position of a newest-first order whose day is on or before `day` (binary search). */

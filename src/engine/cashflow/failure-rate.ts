@@ -1,4 +1,5 @@
 import { dayString } from '../days.js';
+import { derivedCache } from '../derived-cache.js';
 import type { Period } from '../periods.js';
 import { type CashflowQuery, PAYMENTS, selectTransactions, seriesPeriods } from './cashflow-data.js';
 import type { CashflowTable } from './cashflow-table.js';
@@ -29,20 +30,18 @@ const oneGroup =
   (customer: number): number =>
     customers === null || customers[customer] === 1 ? 0 : -1;
 
+/** The counts of the whole account's spans, per table: two summaries ask for the same spans. */
+const accountCounts = derivedCache<CashflowTable, Readonly<FailureCounts>>();
+
 /** Attempted and failed invoices of a span (failure rate = failed / attempted, docs/metrics.md "Cashflow"). */
 export function failureCounts(
   table: CashflowTable,
   customers: Uint8Array | null,
   span: Period,
-): FailureCounts {
-  return countsByGroupAndPeriod(
-    table,
-    { from: span.start, to: span.end },
-    oneGroup(customers),
-    1,
-    1,
-    () => 0,
-  )[0]!;
+): Readonly<FailureCounts> {
+  const count = () =>
+    countsByGroupAndPeriod(table, { from: span.start, to: span.end }, oneGroup(customers), 1, 1, () => 0)[0]!;
+  return customers === null ? accountCounts(table, `${span.start}|${span.end}`, count) : count();
 }
 
 /** The counts of a span per group of customers (`groupOf` is -1 for a customer left out). */

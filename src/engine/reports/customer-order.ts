@@ -1,4 +1,10 @@
-import { type AccountSnapshot, type CustomerView, movesSince, mrrsOn } from '../account-snapshot.js';
+import {
+  type AccountSnapshot,
+  customerNumbers,
+  type CustomerView,
+  movesSince,
+  mrrsOn,
+} from '../account-snapshot.js';
 import { compareText } from '../compare-text.js';
 import { derivedCache, objectId } from '../derived-cache.js';
 import type { FxTable } from '../fx-table.js';
@@ -13,7 +19,7 @@ export interface CustomerOrderQuery {
   order: 'asc' | 'desc';
 }
 
-const baseMrrsCache = derivedCache<AccountSnapshot, Float64Array>();
+const baseMrrsCache = derivedCache<readonly CustomerView[], Float64Array>();
 
 /** Every customer's MRR on `today` in whole cents of the base currency, at today's rate. */
 export function baseMrrsOn(
@@ -22,12 +28,13 @@ export function baseMrrsOn(
   baseCurrency: string,
   fx: FxTable,
 ): Float64Array {
-  return baseMrrsCache(snapshot, `${today}|${baseCurrency}|${objectId(fx)}`, () => {
-    const mrrs = mrrsOn(snapshot, today);
-    return Float64Array.from(snapshot.customers, (customer, index) =>
-      roundCents(fx.convert(mrrs[index]!, customer.currency, baseCurrency, today)),
-    );
-  });
+  const mrrs = mrrsOn(snapshot, today);
+  return customerNumbers(
+    baseMrrsCache,
+    snapshot,
+    `${today}|${baseCurrency}|${objectId(fx)}`,
+    (customer, index) => roundCents(fx.convert(mrrs[index]!, customer.currency, baseCurrency, today)),
+  );
 }
 
 /** Each customer's value of the sort key, as its list item shows it. */
