@@ -92,7 +92,7 @@ function contents(table: CashflowTable) {
     invoices,
     transactions,
     amountsInUsd: live.flatMap((i) =>
-      Array.from(inUsd.subarray(table.transactionStart[i]!, table.transactionStart[i + 1]!)),
+      Array.from(inUsd.subarray(table.transactionStart[i], table.transactionStart[i + 1])),
     ),
     transactionsNewestFirst: Array.from(table.transactionsNewestFirst, (t) => transactionAt[t]),
     invoicesNewestFirst: Array.from(table.invoicesNewestFirst, (i) => invoiceAt[i]),
