@@ -463,7 +463,10 @@ export class CashflowTable {
     const converters = this.currencies.map((currency) => fx.converter(currency, baseCurrency));
     for (let t = first; t < this.transactionCount; t++) {
       const invoice = this.transactionInvoice[t]!;
-      amounts[t] = converters[this.invoiceCurrency[invoice]!]!(this.transactionAmount[t]!, this.transactionDay[t]!);
+      amounts[t] = converters[this.invoiceCurrency[invoice]!]!(
+        this.transactionAmount[t]!,
+        this.transactionDay[t]!,
+      );
     }
   }
 
@@ -473,7 +476,10 @@ export class CashflowTable {
    * follow the kept ones, are converted. A write then converts its own transactions, not the
    * million of the account.
    */
-  private carryBaseAmounts({ previous, keptTransactions }: TablePatch, transactionOf: Int32Array | null): void {
+  private carryBaseAmounts(
+    { previous, keptTransactions }: TablePatch,
+    transactionOf: Int32Array | null,
+  ): void {
     if (previous.baseAmounts === null) return;
     const { fx, byCurrency } = previous.baseAmounts;
     this.baseAmounts = { fx, byCurrency: new Map() };
@@ -489,7 +495,6 @@ export class CashflowTable {
       this.baseAmounts.byCurrency.set(baseCurrency, amounts);
     }
   }
-
 }
 
 /** The first position of a newest-first order whose day is on or before `day` (binary search). */
