@@ -140,9 +140,24 @@ export function transactionAmounts(
     );
 }
 
-/** The periods of a series, with a lookup of the period holding a day (-1 outside the range). */
+/** Series up to this many days long find a day's period in a table rather than by binary search. */
+const DAYS_LOOKED_UP = 40_000;
+
+/**
+ * The periods of a series, with a lookup of the period holding a day (-1 outside the range).
+ * Reports look up every transaction's day, so a series of a usual length does it in a table.
+ */
 export function seriesPeriods(query: Pick<CashflowQuery, 'from' | 'to' | 'interval'>) {
   const periods: Period[] = periodsBetween(query.from, query.to, query.interval);
+  const first = periods[0]?.start ?? 0;
+  const days = periods.length === 0 ? 0 : periods.at(-1)!.end - first + 1;
+  if (days <= DAYS_LOOKED_UP) {
+    const periodOfDay = new Int32Array(days).fill(-1);
+    periods.forEach((period, index) => periodOfDay.fill(index, period.start - first, period.end - first + 1));
+    const indexOf = (day: number): number =>
+      day < first || day >= first + days ? -1 : periodOfDay[day - first]!;
+    return { periods, indexOf };
+  }
   const indexOf = (day: number): number => {
     let low = 0;
     let high = periods.length - 1;
