@@ -436,13 +436,16 @@ export function attributesOn(snapshot: AccountSnapshot, day: number): CustomerAt
 
 /**
  * The customers the filters keep as of `day` (null without filters). Status on a day walks
- * every customer's movements, so only a status filter pays for it.
+ * every customer's movements, so only a status filter pays for it; without filters the
+ * snapshot's attributes are not read, so a snapshot that only unfiltered reports read never
+ * builds them.
  */
 export function filteredCustomers(
   snapshot: AccountSnapshot,
   filters: readonly Filter[],
   day: number,
 ): Uint8Array | null {
+  if (filters.length === 0) return null;
   const attributes = filters.some((filter) => filter.dimension === 'status')
     ? attributesOn(snapshot, day)
     : snapshot.attributes;
