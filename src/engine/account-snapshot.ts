@@ -395,9 +395,9 @@ export function statusOn(customer: CustomerView, day: number, mrr: number): 'act
 
 /**
  * A number per customer of the snapshot, kept per customer list under `key` (what else the
- * number depends on). A snapshot patched from a list that holds the column under the same key
- * copies the kept customers' numbers and computes only the fresh customers': a write pays for
- * its own customers, not for every customer of the account.
+ * number depends on). A snapshot patched from lists of which one holds the column under the
+ * same key (the latest such) copies the kept customers' numbers and computes only those read
+ * again since: a write pays for its own customers, not for every customer of the account.
  */
 export function customerNumbers(
   cache: DerivedCache<readonly CustomerView[], Float64Array>,
@@ -407,10 +407,12 @@ export function customerNumbers(
 ): Float64Array {
   const { customers } = snapshot;
   return cache(customers, key, () => {
-    const step = snapshot.patchedFrom.at(-1);
-    const previous = step && cache.peek(step.customers, key);
-    return previous
-      ? patchedNumbers(previous, customers.length, step.moves, (at) => valueOf(customers[at]!, at))
+    const from = snapshot.patchedFrom.findLast((step) => cache.peek(step.customers, key) !== undefined);
+    const since = from && movesSince(snapshot, from.customers);
+    return since
+      ? patchedNumbers(cache.peek(from.customers, key)!, customers.length, since.moves, (at) =>
+          valueOf(customers[at]!, at),
+        )
       : Float64Array.from(customers, valueOf);
   });
 }
