@@ -225,8 +225,7 @@ function collectMembers(
   const count = periods.length;
   const byValue = new Map<string | null, Members[]>();
   if (count === 0) return byValue;
-  const { movements } = snapshot;
-  const firstPaid = snapshot.attributes.paidStarted;
+  const { movements, customers } = snapshot;
   const end = periods[count - 1]!.end;
   // Each running sum's members, start period and currency, and the sum of each member customer.
   const sumMembers: Members[] = [];
@@ -234,13 +233,13 @@ function collectMembers(
   const sumCurrency: number[] = [];
   const sumOf = new Int32Array(snapshot.customers.length).fill(-1);
 
-  for (let index = 0; index < firstPaid.length; index++) {
-    const first = firstPaid[index];
-    if (first === null || first === undefined || first < periods[0]!.start || first > end) continue;
+  for (let index = 0; index < customers.length; index++) {
+    const first = customers[index]!.firstPaidDay;
+    if (first === null || first < periods[0]!.start || first > end) continue;
     if (query.customers !== null && query.customers[index] !== 1) continue;
     const start = periodIndex(periods, first);
     const value =
-      query.breakdown === null ? null : breakdownValue(snapshot.customers[index]!, query.breakdown, query.to);
+      query.breakdown === null ? null : breakdownValue(customers[index]!, query.breakdown, query.to);
     let byStart = byValue.get(value);
     if (byStart === undefined) {
       byStart = [];

@@ -57,7 +57,8 @@ const idRanksCache = derivedCache<AccountSnapshot, Int32Array>(1);
 /** Each customer's place in the order of ids (code units), equal ids by index: every list's tie-break. */
 function idRanks(snapshot: AccountSnapshot): Int32Array {
   return idRanksCache(snapshot, 'ids', () => {
-    const ids = snapshot.attributes.id;
+    // The customers' own ids: the filter attributes would be built, all of them, for one column.
+    const ids = snapshot.customers.map((customer) => customer.id);
     const indices = Array.from(ids, (_, index) => index);
     indices.sort((a, b) => compareText(ids[a]!, ids[b]!) || a - b);
     const ranks = new Int32Array(indices.length);
