@@ -120,7 +120,7 @@ export function paymentEvents(
     found.push({
       dataSourceId: customer.dataSourceId,
       event: {
-        key: eventKey(kind, customer, cashflow.invoiceId[invoice]!),
+        key: eventKey(kind, customer, cashflow.invoiceId.at(invoice)!),
         kind,
         accountId: query.accountId,
         customer: customerOf(customer),

@@ -146,7 +146,7 @@ export function createCashflowService(
       const invoices = invoicePage(cashflow, customers, page);
       const keys = invoices.map((invoice) => ({
         dataSourceId: people[cashflow.invoiceCustomer[invoice]!]!.dataSourceId,
-        id: cashflow.invoiceId[invoice]!,
+        id: cashflow.invoiceId.at(invoice)!,
       }));
       const lines = await invoiceLines(store, accountId, keys);
       return {

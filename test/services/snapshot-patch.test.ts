@@ -19,7 +19,7 @@ function cashflowContents(snapshot: AccountSnapshot, table: CashflowTable) {
   );
   return invoices
     .map((invoice) => ({
-      id: table.invoiceId[invoice],
+      id: table.invoiceId.at(invoice),
       customer: snapshot.customers[table.invoiceCustomer[invoice]!]!.id,
       day: table.invoiceDay[invoice],
       total: table.invoiceTotal[invoice],
@@ -31,7 +31,7 @@ function cashflowContents(snapshot: AccountSnapshot, table: CashflowTable) {
         (_, n) => {
           const t = table.transactionStart[invoice]! + n;
           return [
-            table.transactionId[t],
+            table.transactionId.at(t),
             table.transactionDay[t],
             table.transactionFlags[t],
             table.transactionAmount[t],

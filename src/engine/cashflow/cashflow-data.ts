@@ -196,8 +196,8 @@ export function invoiceItemFields(
 ): InvoiceItemFields {
   const currency = table.currencyOf(invoice);
   return {
-    invoice_ref: table.invoiceId[invoice]!,
-    invoice_number: table.invoiceNumber[invoice]!,
+    invoice_ref: table.invoiceId.at(invoice)!,
+    invoice_number: table.invoiceNumber.at(invoice),
     customer_id: customer.id,
     customer_name: customer.name,
     customer_email: customer.email,

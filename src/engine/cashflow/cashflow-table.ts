@@ -1,8 +1,8 @@
-import { compareText } from '../compare-text.js';
 import type { FxTable } from '../fx-table.js';
 import type { InvoiceStatus } from '../types.js';
 import type { CashflowInvoice } from './cashflow-data.js';
 import { mergeOrders, remapOrder, withoutPositions } from '../orders.js';
+import { Column, TextColumn, type TextList } from './columns.js';
 
 /** A missing due or payment day. */
 export const NO_DAY = -0x80000000;
@@ -35,130 +35,6 @@ class Interner<T extends string> {
       this.indexes.set(value, index);
     }
     return index;
-  }
-}
-
-type NumberArray = Int32Array | Uint8Array | Uint16Array | Float64Array;
-
-/**
- * How many values of each column buffer the tables holding it read (-1 while a column extends it):
- * a patched table's column may extend its previous table's buffer in place, past every value a
- * table reads, rather than copy it.
- */
-const readLengths = new WeakMap<ArrayBufferLike, number>();
-
-/**
- * A typed column filled one value at a time, doubling as it goes: its buffer lives outside the
- * garbage-collected heap, where a growing array of a million numbers would be copied there.
- */
-class Column<A extends NumberArray> {
-  private array: A | undefined;
-  private length = 0;
-
-  constructor(
-    private readonly kind: { new (length: number): A; new (buffer: ArrayBufferLike): A },
-    private readonly capacity = 1024,
-  ) {}
-
-  push(value: number): void {
-    let array = this.array;
-    if (array === undefined || this.length === array.length) array = this.grow(this.length + 1);
-    array[this.length++] = value;
-  }
-
-  /** Appends `source[start..end)` in one copy, or none when it starts from a whole column it may extend. */
-  pushRange(
-    source: ArrayLike<number> & { subarray(start: number, end: number): ArrayLike<number> },
-    start: number,
-    end: number,
-  ): void {
-    if (this.array === undefined && start === 0 && this.extends(source, end)) return;
-    const array =
-      this.array === undefined || this.length + end - start > this.array.length
-        ? this.grow(this.length + end - start)
-        : this.array;
-    array.set(source.subarray(start, end), this.length);
-    this.length += end - start;
-  }
-
-  /**
-   * Starts as `source` itself, when it is a whole column over the start of a buffer that no
-   * other column extended past it: the tables holding it read only their own length of it.
-   */
-  private extends(source: ArrayLike<number>, end: number): boolean {
-    if (!(source instanceof this.kind) || source.byteOffset !== 0 || end !== source.length) return false;
-    if (readLengths.get(source.buffer) !== end) return false;
-    readLengths.set(source.buffer, -1);
-    this.array = new this.kind(source.buffer);
-    this.length = end;
-    return true;
-  }
-
-  /** The buffer sized ahead at first, then doubled. */
-  private grow(least: number): A {
-    const larger = new this.kind(least <= this.capacity ? this.capacity : Math.max(least, 2 * this.length));
-    if (this.array) larger.set(this.array.subarray(0, this.length));
-    this.array = larger;
-    return larger;
-  }
-
-  /**
-   * The values pushed. A buffer sized ahead (a patched table's) is nearly full and is kept as it
-   * is rather than copied; one grown by doubling is copied to the values' size.
-   */
-  values(): A {
-    const array = this.array ?? this.grow(0);
-    const spare = array.length - this.length;
-    const values = (spare <= 1024 ? array.subarray(0, this.length) : array.slice(0, this.length)) as A;
-    readLengths.set(values.buffer, this.length);
-    return values;
-  }
-}
-
-/**
- * A column of strings filled one at a time or by runs of another table's: a run is kept as a
- * reference to its source and copied once, into the final array, where pushing a million
- * strings one by one is slow and slicing each run first copies them twice. A first run that is
- * a whole source no other table has extended (a table patched by appending) is extended in
- * place and not copied at all: the table it came from reads only its own length of it.
- */
-class ListColumn<T> {
-  private readonly runs: { source: T[]; start: number; end: number }[] = [];
-  private loose: T[] = [];
-  length = 0;
-
-  push(value: T): void {
-    this.loose.push(value);
-    this.length++;
-  }
-
-  pushRange(source: readonly T[], start: number, end: number): void {
-    this.seal();
-    // Read-only to the tables that hold it; only `values` extends it, past what they read.
-    this.runs.push({ source: source as T[], start, end });
-    this.length += end - start;
-  }
-
-  values(): T[] {
-    this.seal();
-    const first = this.runs[0];
-    if (first && first.start === 0 && first.end === first.source.length) {
-      const values = first.source;
-      for (const { source, start, end } of this.runs.slice(1))
-        for (let index = start; index < end; index++) values.push(source[index]!);
-      return values;
-    }
-    const values = new Array<T>(this.length);
-    let at = 0;
-    for (const { source, start, end } of this.runs)
-      for (let index = start; index < end; index++) values[at++] = source[index]!;
-    return values;
-  }
-
-  private seal(): void {
-    if (this.loose.length === 0) return;
-    this.runs.push({ source: this.loose, start: 0, end: this.loose.length });
-    this.loose = [];
   }
 }
 
@@ -241,9 +117,9 @@ export class CashflowTable {
 
   constructor(
     readonly invoiceCount: number,
-    readonly invoiceId: readonly string[],
-    readonly invoiceNumber: readonly (string | null)[],
-    readonly invoiceDescription: readonly (string | null)[],
+    readonly invoiceId: TextList,
+    readonly invoiceNumber: TextList,
+    readonly invoiceDescription: TextList,
     /** Index of the invoice's customer in the account snapshot. */
     readonly invoiceCustomer: Int32Array,
     readonly invoiceDay: Int32Array,
@@ -261,7 +137,7 @@ export class CashflowTable {
     readonly transactionFlags: Uint8Array,
     readonly transactionAmount: Float64Array,
     readonly transactionInvoice: Int32Array,
-    readonly transactionId: readonly string[],
+    readonly transactionId: TextList,
     /** Index in `paymentMethods`, -1 when none. */
     readonly transactionMethod: Int32Array,
     readonly paymentMethods: readonly string[],
@@ -286,12 +162,11 @@ export class CashflowTable {
   }
 
   private readonly transactionTie = (a: number, b: number) =>
-    compareText(this.invoiceId[this.transactionInvoice[a]!]!, this.invoiceId[this.transactionInvoice[b]!]!) ||
-    compareText(this.transactionId[a]!, this.transactionId[b]!) ||
+    this.invoiceId.compare(this.transactionInvoice[a]!, this.transactionInvoice[b]!) ||
+    this.transactionId.compare(a, b) ||
     a - b;
 
-  private readonly invoiceTie = (a: number, b: number) =>
-    compareText(this.invoiceId[a]!, this.invoiceId[b]!) || a - b;
+  private readonly invoiceTie = (a: number, b: number) => this.invoiceId.compare(a, b) || a - b;
 
   private readonly compareFailing = (a: number, b: number) =>
     this.failureDay(b) - this.failureDay(a) || this.invoiceTie(a, b);
@@ -514,10 +389,10 @@ export function firstAtOrBefore(order: Int32Array, dayOf: (index: number) => num
  * them needs to be kept: the service adds each page of rows as the store reads it.
  */
 export class CashflowTableBuilder {
-  private readonly ids = new ListColumn<string>();
-  private readonly numbers = new ListColumn<string | null>();
-  private readonly descriptions = new ListColumn<string | null>();
-  private readonly transactionIds = new ListColumn<string>();
+  private readonly ids: TextColumn;
+  private readonly numbers: TextColumn;
+  private readonly descriptions: TextColumn;
+  private readonly transactionIds: TextColumn;
   private readonly customers: Column<Int32Array>;
   private readonly days: Column<Int32Array>;
   private readonly dueDays: Column<Int32Array>;
@@ -543,6 +418,10 @@ export class CashflowTableBuilder {
     const addedTransactions = added.reduce((sum, invoice) => sum + invoice.transactions.length, 0);
     const invoices = (like?.invoiceCount ?? 0) + added.length + 1024;
     const transactions = (like?.transactionCount ?? 0) + addedTransactions + 1024;
+    this.ids = new TextColumn(invoices);
+    this.numbers = new TextColumn(invoices);
+    this.descriptions = new TextColumn(invoices);
+    this.transactionIds = new TextColumn(transactions);
     this.customers = new Column(Int32Array, invoices);
     this.days = new Column(Int32Array, invoices);
     this.dueDays = new Column(Int32Array, invoices);

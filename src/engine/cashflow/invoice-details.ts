@@ -68,15 +68,15 @@ export function invoiceRecords(
     const paymentDay = table.paymentDay[invoice]!;
     const total = table.invoiceTotal[invoice]!;
     return {
-      invoice_ref: table.invoiceId[invoice]!,
-      invoice_number: table.invoiceNumber[invoice]!,
+      invoice_ref: table.invoiceId.at(invoice)!,
+      invoice_number: table.invoiceNumber.at(invoice),
       invoice_date: dayString(day),
       invoice_status: table.statuses[table.invoiceStatus[invoice]!]!,
       payment_date: paymentDay === NO_DAY ? null : dayString(paymentDay),
       customer_id: customer.id,
       customer_name: customer.name,
       customer_email: customer.email,
-      description: table.invoiceDescription[invoice]!,
+      description: table.invoiceDescription.at(invoice),
       currency,
       total,
       total_base_currency: roundCents(convert(total, currency, day)),

@@ -174,7 +174,7 @@ export function transactionItems(
     const method = table.transactionMethod[transaction]!;
     items.push({
       date: dayString(days[transaction]!),
-      transaction_id: table.transactionId[transaction]!,
+      transaction_id: table.transactionId.at(transaction)!,
       type: table.isPayment(transaction) ? 'payment' : 'refund',
       result: table.isSuccessful(transaction) ? 'successful' : 'failed',
       payment_method: method < 0 ? null : table.paymentMethods[method]!,
