@@ -140,7 +140,11 @@ export function createCashflowService(
     async invoicesDetail(accountId: string, raw: RawReportParams, page: Page) {
       const { cashflow, customers, people, query, snapshot, table } = await prepare(accountId, raw);
       const customer = raw.customer?.trim();
-      if (customer !== undefined && customer !== '' && !snapshot.attributes.id.includes(customer)) {
+      if (
+        customer !== undefined &&
+        customer !== '' &&
+        !snapshot.customers.some((item) => item.id === customer)
+      ) {
         throw new NotFoundError(`Customer ${customer} not found`);
       }
       const invoices = invoicePage(cashflow, customers, page);

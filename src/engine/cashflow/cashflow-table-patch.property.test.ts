@@ -33,16 +33,17 @@ const invoiceArb = (customers: number) =>
       .map((list) => [...list].sort((a, b) => a.day - b.day)),
   });
 
-/**
- * Everything a report can read of a table, codes decoded to their values: the invoices of no
- * customer a patch left in place are left out, and positions counted without them.
- */
 /** Rates that move between the generated days, so a carried amount converted on another day shows. */
 const FX = FxTable.build([
   { day: '1970-01-01', currency: 'usd', perEur: 1.1 },
   { day: '1970-01-03', currency: 'usd', perEur: 1.3 },
   { day: '1970-01-01', currency: 'gbp', perEur: 0.8 },
 ]);
+
+/**
+ * Everything a report can read of a table, codes decoded to their values: the invoices of no
+ * customer a patch left in place are left out, and positions counted without them.
+ */
 
 function contents(table: CashflowTable) {
   const invoiceAt = new Int32Array(table.invoiceCount).fill(-1);
@@ -151,8 +152,11 @@ describe('patchCashflowTable', () => {
           maxLength: OLD_CUSTOMERS,
         }),
         fc.array(invoiceArb(NEW_CUSTOMERS), { maxLength: 10 }),
-        (old, mapping, fresh) => {
+        // Whether a report read the previous table's base amounts, which the patch then carries.
+        fc.boolean(),
+        (old, mapping, fresh, amountsRead) => {
           const previous = buildCashflowTable(old);
+          if (amountsRead) previous.amountsIn(FX, 'usd');
           const customerOf = Int32Array.from(mapping);
           const kept: CashflowInvoice[] = old
             .filter((invoice) => mapping[invoice.customer]! >= 0)

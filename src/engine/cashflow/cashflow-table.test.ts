@@ -1,8 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FxTable } from '../fx-table.js';
 import type { CashflowInvoice, CashflowTransaction } from './cashflow-data.js';
 import { PAYMENTS, selectTransactions, SUCCESSFUL_TRANSACTIONS } from './cashflow-data.js';
-import { buildCashflowTable, firstAtOrBefore, NO_DAY, REFUND, SUCCESSFUL } from './cashflow-table.js';
+import {
+  buildCashflowTable,
+  firstAtOrBefore,
+  NO_DAY,
+  patchCashflowTable,
+  REFUND,
+  SUCCESSFUL,
+} from './cashflow-table.js';
 
 const tx = (id: string, day: number, amount: number, type: 'payment' | 'refund', successful: boolean) => ({
   id,
@@ -78,6 +85,49 @@ describe('buildCashflowTable', () => {
     expect(table.amountsIn(fx, 'usd')).toBe(inUsd);
     // b's 1000 USD / 1.25.
     expect([...table.amountsIn(fx, 'eur')]).toEqual([800, 800, 1000, 500]);
+  });
+});
+
+describe('patchCashflowTable, base amounts', () => {
+  const fx = FxTable.build([{ day: '1970-01-01', currency: 'usd', perEur: 1.25 }]);
+  const keepAll = Int32Array.from([0, 1]);
+  const paid = (id: string, currency: string, amount: number) =>
+    invoice(id, 0, 13, currency, [tx(`${id}-1`, 13, amount, 'payment', true)]);
+
+  it('carries the amounts a report read, converting only the added transactions', () => {
+    const first = buildCashflowTable([paid('a', 'eur', 1000)]);
+    first.amountsIn(fx, 'usd');
+    const second = patchCashflowTable(first, keepAll, [paid('b', 'eur', 400)]);
+    // Converted at the patch, not when read: the same array a later read gets.
+    const carried = second.amountsIn(fx, 'usd');
+    expect([...carried]).toEqual([1250, 500]);
+    expect(second.amountsIn(fx, 'usd')).toBe(carried);
+  });
+
+  it('stops carrying a base currency no report read for eight tables', () => {
+    let current = buildCashflowTable([paid('a', 'eur', 1000)]);
+    current.amountsIn(fx, 'usd');
+    const converters = vi.spyOn(FxTable.prototype, 'converter');
+    const convertedAt: boolean[] = [];
+    for (let n = 1; n <= 9; n++) {
+      converters.mockClear();
+      current = patchCashflowTable(current, keepAll, [paid(`b${n}`, 'eur', 400)]);
+      convertedAt.push(converters.mock.calls.length > 0);
+    }
+    converters.mockRestore();
+    expect(convertedAt).toEqual([true, true, true, true, true, true, true, true, false]);
+    expect([...current.amountsIn(fx, 'usd')].slice(0, 2)).toEqual([1250, 500]);
+  });
+
+  it('converts afresh when the rates it carried cannot convert an added currency', () => {
+    const first = buildCashflowTable([paid('a', 'eur', 1000)]);
+    first.amountsIn(fx, 'usd');
+    const wider = FxTable.build([
+      { day: '1970-01-01', currency: 'usd', perEur: 1.25 },
+      { day: '1970-01-01', currency: 'gbp', perEur: 0.5 },
+    ]);
+    const second = patchCashflowTable(first, keepAll, [paid('b', 'gbp', 400)]);
+    expect([...second.amountsIn(wider, 'usd')]).toEqual([1250, 1000]);
   });
 });
 

@@ -4,6 +4,12 @@ import type { CashflowInvoice } from './cashflow-data.js';
 import { mergeOrders, remapOrder, withoutPositions } from '../orders.js';
 import { Column, TextColumn, type TextList } from './columns.js';
 
+/**
+ * Tables a patch carries a base currency's amounts through without a report reading them: under a
+ * stream of writes most tables go unread, and a currency asked once is not converted forever.
+ */
+const CARRIED_UNREAD = 8;
+
 /** A missing due or payment day. */
 export const NO_DAY = -0x80000000;
 
@@ -45,7 +51,7 @@ const POSITIONS = 2 ** 26;
 /**
  * Positions 0..days.length-1, newest day first, then in the order `tie` gives within a day.
  * The days order by a native sort of packed numbers; only each day's few positions meet the
- * comparator, which compares strings.
+ * comparator, which compares the ids' packed character codes.
  */
 function newestFirst(days: Int32Array, tie: (a: number, b: number) => number): Int32Array {
   const keys = new Float64Array(days.length);
@@ -94,10 +100,14 @@ export interface TablePatch {
  */
 export class CashflowTable {
   /**
-   * The base amounts (`amountsIn`) for the latest rate table asked with, by base currency: a
-   * reload of the rates replaces them, and a patch carries them to the next table.
+   * The base amounts (`amountsIn`) for the latest rate table asked with, by base currency, each
+   * with the number of tables since one read it: a reload of the rates replaces them, and a patch
+   * carries those read lately to the next table.
    */
-  private baseAmounts: { fx: FxTable; byCurrency: Map<string, Float64Array> } | null = null;
+  private baseAmounts: {
+    fx: FxTable;
+    byCurrency: Map<string, { amounts: Float64Array; unread: number }>;
+  } | null = null;
   readonly transactionCount: number;
   /** Day descending, then invoice id, transaction id and table order: how detail lists show them. */
   readonly transactionsNewestFirst: Int32Array;
@@ -324,13 +334,14 @@ export class CashflowTable {
    */
   amountsIn(fx: FxTable, baseCurrency: string): Float64Array {
     if (this.baseAmounts?.fx !== fx) this.baseAmounts = { fx, byCurrency: new Map() };
-    let amounts = this.baseAmounts.byCurrency.get(baseCurrency);
-    if (amounts === undefined) {
-      amounts = new Float64Array(this.transactionCount);
-      this.convertFrom(0, amounts, fx, baseCurrency);
-      this.baseAmounts.byCurrency.set(baseCurrency, amounts);
+    let kept = this.baseAmounts.byCurrency.get(baseCurrency);
+    if (kept === undefined) {
+      kept = { amounts: new Float64Array(this.transactionCount), unread: 0 };
+      this.convertFrom(0, kept.amounts, fx, baseCurrency);
+      this.baseAmounts.byCurrency.set(baseCurrency, kept);
     }
-    return amounts;
+    kept.unread = 0;
+    return kept.amounts;
   }
 
   /** Converts the amounts of the transactions from `first` on into `amounts`. */
@@ -349,7 +360,9 @@ export class CashflowTable {
    * The previous table's base amounts, patched: a kept transaction's amount is copied to where it
    * went (`transactionOf`, null when every one kept its position), and only the added ones, which
    * follow the kept ones, are converted. A write then converts its own transactions, not the
-   * million of the account.
+   * million of the account. A base currency no table read for CARRIED_UNREAD tables is left
+   * behind, and so is everything when the previous table's rates cannot convert an added
+   * currency (rates reloaded since): `amountsIn` converts them whole if asked.
    */
   private carryBaseAmounts(
     { previous, keptTransactions }: TablePatch,
@@ -357,8 +370,11 @@ export class CashflowTable {
   ): void {
     if (previous.baseAmounts === null) return;
     const { fx, byCurrency } = previous.baseAmounts;
+    if (!this.currencies.every((currency) => fx.has(currency))) return;
+    const carried = [...byCurrency].filter(([, { unread }]) => unread < CARRIED_UNREAD);
+    if (carried.length === 0) return;
     this.baseAmounts = { fx, byCurrency: new Map() };
-    for (const [baseCurrency, previousAmounts] of byCurrency) {
+    for (const [baseCurrency, { amounts: previousAmounts, unread }] of carried) {
       const amounts = new Float64Array(this.transactionCount);
       if (transactionOf === null) amounts.set(previousAmounts.subarray(0, keptTransactions));
       else
@@ -367,7 +383,7 @@ export class CashflowTable {
           if (at >= 0) amounts[at] = previousAmounts[t]!;
         }
       this.convertFrom(keptTransactions, amounts, fx, baseCurrency);
-      this.baseAmounts.byCurrency.set(baseCurrency, amounts);
+      this.baseAmounts.byCurrency.set(baseCurrency, { amounts, unread: unread + 1 });
     }
   }
 }
@@ -641,8 +657,8 @@ function invoicesOfNoCustomer(previous: CashflowTable, customerOf: Int32Array): 
  * `previous` with the invoices of the customers `customerOf` maps to -1 dropped, the others
  * renumbered to their customer's new index, and `fresh` (the changed customers' invoices)
  * added (docs/decisions.md, "Snapshots are patched"). The dropped invoices stay in place as
- * invoices of no customer, so every column is copied whole or, for strings, extended in place,
- * while they are few; once they pass a fifth of the table, they are left out, and the kept
+ * invoices of no customer, so every column, numbers and strings alike, is extended in place
+ * (or copied whole when another table extended it first) while they are few; once they pass a fifth of the table, they are left out, and the kept
  * invoices copied by runs. Either way every order and report sees the table a full build of the
  * kept invoices, then the fresh ones, would give.
  */

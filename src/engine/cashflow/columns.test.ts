@@ -80,6 +80,39 @@ describe('TextColumn', () => {
     expect(first.toArray()).toEqual(['in_1', null, 'in_2']);
   });
 
+  it('leaves the list it extended as it was when a wider value comes, or when it ends in nulls', () => {
+    const first = listOf(['in_1', null, '', null]);
+    const column = new TextColumn();
+    column.pushRange(first, 0, first.length);
+    column.push(null);
+    column.push('in_€');
+    expect(column.values().toArray()).toEqual(['in_1', null, '', null, null, 'in_€']);
+    expect(first.toArray()).toEqual(['in_1', null, '', null]);
+  });
+
+  it('extends a wide list copied first in place too', () => {
+    const first = listOf(['in_€', 'in_2']);
+    const column = new TextColumn();
+    column.pushRange(first, 0, first.length);
+    column.push('in_3');
+    const second = column.values();
+    expect(second.units.buffer).toBe(first.units.buffer);
+    expect(second.toArray()).toEqual(['in_€', 'in_2', 'in_3']);
+  });
+
+  it('grows a list it extended by a margin, so that the next one extends it again', () => {
+    const first = listOf(['in_1']);
+    const second = new TextColumn();
+    second.pushRange(first, 0, 1);
+    for (let n = 2; n <= 20_000; n++) second.push(`in_${n}`);
+    const grown = second.values();
+    const third = new TextColumn();
+    third.pushRange(grown, 0, grown.length);
+    third.push('in_20001');
+    expect(third.values().units.buffer).toBe(grown.units.buffer);
+    expect(third.values().at(20_000)).toBe('in_20001');
+  });
+
   it('decodes a value longer than one call takes at once', () => {
     const long = 'x€'.repeat(5_000);
     expect(listOf([long]).at(0)).toBe(long);

@@ -15,14 +15,19 @@ const readLengths = new WeakMap<ArrayBufferLike, number>();
 /**
  * A typed column filled one value at a time, doubling as it goes: its buffer lives outside the
  * garbage-collected heap, where a growing array of a million numbers would be copied there.
+ * `slack` is the room kept past the values: a buffer with at most that much to spare is kept as
+ * it is, and a column extending another's buffer in place grows by that much once it is full,
+ * so the next patch can extend it again rather than copy it.
  */
 export class Column<A extends NumberArray> {
   private array: A | undefined;
   private length = 0;
+  private extended = false;
 
   constructor(
     private readonly kind: { new (length: number): A; new (buffer: ArrayBufferLike): A },
     private readonly capacity = 1024,
+    private readonly slack = 1024,
   ) {}
 
   get size(): number {
@@ -70,12 +75,19 @@ export class Column<A extends NumberArray> {
     readLengths.set(source.buffer, -1);
     this.array = new this.kind(source.buffer);
     this.length = end;
+    this.extended = true;
     return true;
   }
 
-  /** The buffer sized ahead at first, then doubled. */
+  /** The buffer sized ahead at first, then doubled; one extended in place, by `slack` past what it needs. */
   private grow(least: number): A {
-    const larger = new this.kind(least <= this.capacity ? this.capacity : Math.max(least, 2 * this.length));
+    const size =
+      least <= this.capacity
+        ? this.capacity
+        : this.extended
+          ? least + this.slack
+          : Math.max(least, 2 * this.length);
+    const larger = new this.kind(size);
     if (this.array) larger.set(this.array.subarray(0, this.length));
     this.array = larger;
     return larger;
@@ -83,12 +95,12 @@ export class Column<A extends NumberArray> {
 
   /**
    * The values pushed. A buffer sized ahead (a patched table's) is nearly full and is kept as it
-   * is rather than copied; one grown by doubling is copied to the values' size.
+   * is rather than copied; one grown by doubling, past `slack`, is copied to the values' size.
    */
   values(): A {
     const array = this.array ?? this.grow(0);
     const spare = array.length - this.length;
-    const values = (spare <= 1024 ? array.subarray(0, this.length) : array.slice(0, this.length)) as A;
+    const values = (spare <= this.slack ? array.subarray(0, this.length) : array.slice(0, this.length)) as A;
     readLengths.set(values.buffer, this.length);
     return values;
   }
@@ -154,6 +166,13 @@ export class TextList {
   }
 }
 
+/** Characters a text column expects per value, and the room it keeps past the last, in values. */
+const UNITS_PER_VALUE = 16;
+const SLACK_VALUES = 1024;
+
+const unitColumn = (kind: Uint8ArrayConstructor | Uint16ArrayConstructor, values: number) =>
+  new Column<Uint8Array | Uint16Array>(kind, values * UNITS_PER_VALUE, SLACK_VALUES * UNITS_PER_VALUE);
+
 /** Whether every character of `text` is one byte in Latin-1. */
 function isLatin1(text: string): boolean {
   for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 0xff) return false;
@@ -169,9 +188,9 @@ export class TextColumn {
   private wide = false;
   private readonly ends: Column<Int32Array>;
 
-  /** `capacity`: the values expected, with about 16 characters each. */
-  constructor(capacity = 1024) {
-    this.units = new Column<Uint8Array | Uint16Array>(Uint8Array, capacity * 16);
+  /** `capacity`: the values expected. */
+  constructor(private readonly capacity = 1024) {
+    this.units = unitColumn(Uint8Array, capacity);
     this.ends = new Column(Int32Array, capacity);
   }
 
@@ -207,11 +226,16 @@ export class TextColumn {
     return new TextList(this.units.values(), this.ends.values());
   }
 
-  /** Two bytes a character from now on: a value outside Latin-1 came. */
+  /**
+   * Two bytes a character from now on: a value outside Latin-1 came. Before any character, the
+   * column starts afresh, so a wide list copied first is still extended in place.
+   */
   private widen(): void {
-    const narrow = this.units.values();
-    const wide = new Column<Uint8Array | Uint16Array>(Uint16Array, Math.max(1024, 2 * narrow.length));
-    wide.pushRange(narrow, 0, narrow.length);
+    const wide = unitColumn(Uint16Array, this.capacity);
+    if (this.units.size > 0) {
+      const narrow = this.units.values();
+      wide.pushRange(narrow, 0, narrow.length);
+    }
     this.units = wide;
     this.wide = true;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { table, TODAY } from '../../../test/helpers/cashflow-fixture.js';
 import { dayNumber as d } from '../days.js';
-import { failureRateReport, failureRateSummary } from './failure-rate.js';
+import { failureCounts, failureRateReport, failureRateSummary } from './failure-rate.js';
 
 describe('failureRateReport', () => {
   it('divides invoices first failing in a period by invoices attempted in it; 0 without attempts', () => {
@@ -50,5 +50,19 @@ describe('failureRateSummary', () => {
       prev_ytd_attempted_invoices: 0,
       ytd_failure_rate_change: null,
     });
+  });
+});
+
+describe('failureCounts', () => {
+  it("keeps the whole account's counts of a span per table, and counts a filter's each time", () => {
+    const span = { start: d('2026-11-01'), end: TODAY };
+    const whole = failureCounts(table, null, span);
+    // p2, e1, r1 attempted in November; r1 first failed in it.
+    expect(whole).toEqual({ attempted: 3, failed: 1 });
+    expect(failureCounts(table, null, span)).toBe(whole);
+    const everyone = new Uint8Array(Math.max(...table.invoiceCustomer) + 1).fill(1);
+    const filtered = failureCounts(table, everyone, span);
+    expect(filtered).toEqual(whole);
+    expect(filtered).not.toBe(whole);
   });
 });

@@ -19,7 +19,7 @@ export interface CustomerOrderQuery {
   order: 'asc' | 'desc';
 }
 
-const baseMrrsCache = derivedCache<readonly CustomerView[], Float64Array>();
+const baseMrrsCache = derivedCache<readonly CustomerView[], Float64Array>(4);
 
 /** Every customer's MRR on `today` in whole cents of the base currency, at today's rate. */
 export function baseMrrsOn(
@@ -28,12 +28,16 @@ export function baseMrrsOn(
   baseCurrency: string,
   fx: FxTable,
 ): Float64Array {
-  const mrrs = mrrsOn(snapshot, today);
+  // Read only when a customer's number is computed: a cached column needs none.
+  let mrrs: Float64Array | undefined;
   return customerNumbers(
     baseMrrsCache,
     snapshot,
     `${today}|${baseCurrency}|${objectId(fx)}`,
-    (customer, index) => roundCents(fx.convert(mrrs[index]!, customer.currency, baseCurrency, today)),
+    (customer, index) =>
+      roundCents(
+        fx.convert((mrrs ??= mrrsOn(snapshot, today))[index]!, customer.currency, baseCurrency, today),
+      ),
   );
 }
 
