@@ -407,14 +407,25 @@ export function customerNumbers(
 ): Float64Array {
   const { customers } = snapshot;
   return cache(customers, key, () => {
-    const from = snapshot.patchedFrom.findLast((step) => cache.peek(step.customers, key) !== undefined);
-    const since = from && movesSince(snapshot, from.customers);
-    return since
-      ? patchedNumbers(cache.peek(from.customers, key)!, customers.length, since.moves, (at) =>
-          valueOf(customers[at]!, at),
-        )
+    const held = heldAlongPatches(snapshot, cache, key);
+    return held
+      ? patchedNumbers(held.value, customers.length, held.moves, (at) => valueOf(customers[at]!, at))
       : Float64Array.from(customers, valueOf);
   });
+}
+
+/**
+ * The value `cache` holds under `key` for the latest customer list the snapshot was patched
+ * from that has one, with the moves from that list to the snapshot's; undefined when none does.
+ */
+export function heldAlongPatches<Value>(
+  snapshot: AccountSnapshot,
+  cache: DerivedCache<readonly CustomerView[], Value>,
+  key: string,
+): { value: Value; moves: CustomerMoves } | undefined {
+  const from = snapshot.patchedFrom.findLast((step) => cache.peek(step.customers, key) !== undefined);
+  const since = from && movesSince(snapshot, from.customers);
+  return since && { value: cache.peek(from.customers, key)!, moves: since.moves };
 }
 
 /**

@@ -2,7 +2,7 @@ import {
   type AccountSnapshot,
   customerNumbers,
   type CustomerView,
-  movesSince,
+  heldAlongPatches,
   mrrsOn,
 } from '../account-snapshot.js';
 import { compareText } from '../compare-text.js';
@@ -127,17 +127,15 @@ function sortedOrder(snapshot: AccountSnapshot, keys: Float64Array): Int32Array 
 
 /** The order patched from the latest list the snapshot was patched from whose order was made. */
 function patchedOrder(snapshot: AccountSnapshot, key: string, keys: Float64Array): Int32Array | undefined {
-  const from = snapshot.patchedFrom.findLast((step) => orderCache.peek(step.customers, key) !== undefined);
-  const previous = from && orderCache.peek(from.customers, key);
-  const since = previous && movesSince(snapshot, from.customers);
-  if (!since) return undefined;
+  const held = heldAlongPatches(snapshot, orderCache, key);
+  if (!held) return undefined;
   const { customers } = snapshot;
   // The order the ranks of ids give, without sorting every id of the snapshot for them.
   const compare = (a: number, b: number) =>
     keys[a]! - keys[b]! || compareText(customers[a]!.id, customers[b]!.id) || a - b;
   return mergeOrders(
-    remapOrder(previous, since.moves.customerOf),
-    Int32Array.from(since.moves.freshAt).sort(compare),
+    remapOrder(held.value, held.moves.customerOf),
+    Int32Array.from(held.moves.freshAt).sort(compare),
     compare,
   );
 }
