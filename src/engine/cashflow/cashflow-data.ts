@@ -71,13 +71,15 @@ const NARROW_RANGE = 1 / 8;
 /**
  * The transactions of a kind dated in `[from, to]` whose customer the filter mask keeps (all
  * without a mask), in table order: the order the reports add amounts in, so that every sum is
- * the same to the last bit, and the order that keeps an invoice's transactions together.
+ * the same to the last bit, and the order that keeps an invoice's transactions together. A
+ * caller that only counts asks for them `inTableOrder: false`, newest first, and none is sorted.
  */
 export function selectTransactions(
   table: CashflowTable,
   customers: Uint8Array | null,
   range: { from: number; to: number },
   kind: TransactionKind,
+  inTableOrder = true,
 ): Int32Array {
   const { transactionDay: days, transactionFlags: flags, transactionInvoice } = table;
   const order = table.transactionsNewestFirst;
@@ -85,14 +87,14 @@ export function selectTransactions(
   const end = firstAtOrBefore(order, (transaction) => days[transaction]!, range.from - 1);
   const found = new Int32Array(Math.max(0, end - first));
   let count = 0;
-  if (end - first < table.transactionCount * NARROW_RANGE) {
+  if (!inTableOrder || end - first < table.transactionCount * NARROW_RANGE) {
     for (let position = first; position < end; position++) {
       const transaction = order[position]!;
       if ((flags[transaction]! & kind.mask) !== kind.value) continue;
       if (!keeps(table, customers, transactionInvoice[transaction]!)) continue;
       found[count++] = transaction;
     }
-    return found.subarray(0, count).sort();
+    return inTableOrder ? found.subarray(0, count).sort() : found.subarray(0, count);
   }
   for (let transaction = 0; transaction < table.transactionCount; transaction++) {
     const day = days[transaction]!;
@@ -142,6 +144,18 @@ export function transactionAmounts(
 
 /** Series up to this many days long find a day's period in a table rather than by binary search. */
 const DAYS_LOOKED_UP = 40_000;
+
+/**
+ * The first and last day of the table's transactions, when there are some and they span at most
+ * DAYS_LOOKED_UP days: only then are the whole account's figures kept per day for the table.
+ */
+export function transactionDays(table: CashflowTable): { from: number; to: number } | null {
+  const order = table.transactionsNewestFirst;
+  if (order.length === 0) return null;
+  const from = table.transactionDay[order.at(-1)!]!;
+  const to = table.transactionDay[order[0]!]!;
+  return to - from < DAYS_LOOKED_UP ? { from, to } : null;
+}
 
 /**
  * The periods of a series, with a lookup of the period holding a day (-1 outside the range).

@@ -20,6 +20,28 @@ export interface FailedInvoice {
   retries: number;
 }
 
+/** The day the customer churned (a churn movement, not a scheduled one) from `from` to `to`, or -1. */
+function churnDay(customer: CustomerView, from: number, to: number): number {
+  for (const movement of customer.movements) {
+    if (movement.kind === 'churn' && !movement.scheduled && movement.day >= from && movement.day <= to)
+      return movement.day;
+  }
+  return -1;
+}
+
+/** The outcome on `asOf` of an invoice whose first failed attempt, on `day`, is on or before it. */
+function outcomeOf(
+  table: CashflowTable,
+  invoice: number,
+  customer: CustomerView,
+  day: number,
+  asOf: number,
+): FailedOutcome {
+  const recovery = table.recovery[invoice]!;
+  if (recovery >= 0 && table.transactionDay[recovery]! <= asOf) return 'recovered';
+  return churnDay(customer, day, asOf) < 0 ? 'still_unpaid' : 'churned';
+}
+
 /**
  * A failed invoice's outcome (docs/metrics.md, "Cashflow") judged on `asOf`: the invoice is
  * `recovered` once a payment after its first failed attempt succeeds, `churned` when, still unpaid,
@@ -41,24 +63,19 @@ export function failedInvoice(
   for (let t = first + 1; t < table.transactionStart[invoice + 1]! && days[t]! <= asOf; t++) {
     if (table.isPayment(t)) retries += 1;
   }
-  const recovery = table.recovery[invoice]!;
-  const churn = customer.movements.find(
-    (movement) =>
-      movement.kind === 'churn' && !movement.scheduled && movement.day >= day && movement.day <= asOf,
-  );
-  const outcome: Pick<FailedInvoice, 'outcome' | 'outcomeDay'> =
-    recovery >= 0 && days[recovery]! <= asOf
-      ? { outcome: 'recovered', outcomeDay: days[recovery]! }
-      : churn
-        ? { outcome: 'churned', outcomeDay: churn.day }
-        : { outcome: 'still_unpaid', outcomeDay: null };
-  return { invoice, day, amount: table.transactionAmount[first]!, ...outcome, retries };
+  const outcome = outcomeOf(table, invoice, customer, day, asOf);
+  const outcomeDay =
+    outcome === 'recovered'
+      ? days[table.recovery[invoice]!]!
+      : outcome === 'churned'
+        ? churnDay(customer, day, asOf)
+        : null;
+  return { invoice, day, amount: table.transactionAmount[first]!, outcome, outcomeDay, retries };
 }
 
 /**
  * The invoices of the kept customers whose first failed attempt falls in `[from, to]`, judged
- * on `asOf`, in table order (the order sums add them in): a binary search in the failing
- * invoices, newest first, and a sort of the few it finds.
+ * on `asOf`, in table order (the order sums add them in).
  */
 export function failedInvoicesBetween(
   table: CashflowTable,
@@ -66,15 +83,57 @@ export function failedInvoicesBetween(
   people: readonly CustomerView[],
   span: { from: number; to: number; asOf: number },
 ): FailedInvoice[] {
-  const order = table.failingNewestFirst;
-  const dayOf = (invoice: number) => table.failureDay(invoice);
-  const first = firstAtOrBefore(order, dayOf, span.to);
-  const end = firstAtOrBefore(order, dayOf, span.from - 1);
   const found: FailedInvoice[] = [];
-  for (const invoice of order.slice(first, Math.max(first, end)).sort()) {
-    if (!keeps(table, customers, invoice)) continue;
+  for (const invoice of failingBetween(table, customers, span)) {
     const failed = failedInvoice(table, invoice, people[table.invoiceCustomer[invoice]!]!, span.asOf);
     if (failed !== null) found.push(failed);
   }
   return found;
+}
+
+/** What a summary reads of a span's failed invoices, judged on `asOf`. */
+export interface FailedTally {
+  failed: number;
+  recovered: number;
+  /** Unrounded, in the base currency: each first failed attempt's amount, added in table order. */
+  stillUnpaid: number;
+}
+
+/** The tally of the invoices `failedInvoicesBetween` gives, without an object for each. */
+export function failedTally(
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  people: readonly CustomerView[],
+  span: { from: number; to: number; asOf: number },
+  convert: (amount: number, currency: string, day: number) => number,
+): FailedTally {
+  const tally: FailedTally = { failed: 0, recovered: 0, stillUnpaid: 0 };
+  for (const invoice of failingBetween(table, customers, span)) {
+    const first = table.firstFailure[invoice]!;
+    const day = table.transactionDay[first]!;
+    if (day > span.asOf) continue;
+    tally.failed += 1;
+    const outcome = outcomeOf(table, invoice, people[table.invoiceCustomer[invoice]!]!, day, span.asOf);
+    if (outcome === 'recovered') tally.recovered += 1;
+    else if (outcome === 'still_unpaid')
+      tally.stillUnpaid += convert(table.transactionAmount[first]!, table.currencyOf(invoice), day);
+  }
+  return tally;
+}
+
+/**
+ * The invoices of the kept customers whose first failed attempt falls in `[from, to]`, in table
+ * order: a binary search in the failing invoices, newest first, and a sort of the few it finds.
+ */
+function failingBetween(
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  span: { from: number; to: number },
+): Int32Array {
+  const order = table.failingNewestFirst;
+  const dayOf = (invoice: number) => table.failureDay(invoice);
+  const first = firstAtOrBefore(order, dayOf, span.to);
+  const end = firstAtOrBefore(order, dayOf, span.from - 1);
+  const found = order.slice(first, Math.max(first, end)).sort();
+  return found.filter((invoice) => keeps(table, customers, invoice));
 }

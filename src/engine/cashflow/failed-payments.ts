@@ -15,6 +15,7 @@ import {
   type FailedInvoice,
   failedInvoice,
   failedInvoicesBetween,
+  failedTally,
   type FailedOutcome,
   FAILED_OUTCOMES,
 } from './failed-invoice.js';
@@ -130,18 +131,14 @@ export function failedPaymentsSummary(
 ): Summary {
   const convert = toBase(fx, query);
   return toDateSummary(query.today, FAILED_PAYMENTS_SUMMARY, (span) => {
-    const failed = failedInvoicesBetween(table, customers, people, {
-      from: span.start,
-      to: span.end,
-      asOf: span.end,
-    });
-    const recovered = failed.filter((item) => item.outcome === 'recovered').length;
-    const { attempted, failed: failedCount } = failureCounts(table, customers, span);
+    const judged = { from: span.start, to: span.end, asOf: span.end };
+    const tally = failedTally(table, customers, people, judged, convert);
+    const { attempted, failed } = failureCounts(table, customers, span);
     return {
-      still_unpaid: amountsByOutcome(table, failed, convert).still_unpaid,
-      recovery_rate: percentOf(recovered, failed.length),
-      failed_pct: percentOf(failedCount, attempted),
-      failed_invoices: failed.length,
+      still_unpaid: roundCents(tally.stillUnpaid),
+      recovery_rate: percentOf(tally.recovered, tally.failed),
+      failed_pct: percentOf(failed, attempted),
+      failed_invoices: tally.failed,
     };
   });
 }

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dayNumber } from '../days.js';
 import type { CashflowInvoice } from './cashflow-data.js';
 import { buildCashflowTable } from './cashflow-table.js';
-import { failureCounts, failureCountsByGroup } from './failure-rate.js';
+import { failureCounts, failureCountsByGroup, failureRateReport } from './failure-rate.js';
 
 const CUSTOMERS = 4;
 
@@ -58,6 +59,38 @@ describe('failureCountsByGroup', () => {
           expect(failureCountsByGroup(table, Int32Array.from(groups), 3, span)).toEqual(expected);
         },
       ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('failureRateReport', () => {
+  it('counts each invoice once in every week it has a payment in, and once where its first payment failed', () => {
+    fc.assert(
+      fc.property(fc.array(invoiceArb, { maxLength: 25 }), fc.integer({ min: 0, max: 20 }), (raw, from) => {
+        const invoices = raw.map(invoiceOf);
+        const table = buildCashflowTable(invoices);
+        const query = { from, to: 20, interval: 'week' as const, baseCurrency: 'usd', fixedRateDay: null };
+        const everyone = new Uint8Array(CUSTOMERS).fill(1);
+        // The whole account's counts come from the table's days, a filter's from a pass: both agree.
+        const rows = failureRateReport(table, null, query);
+        expect(failureRateReport(table, everyone, query)).toEqual(rows);
+        // Counted from the invoices themselves: days are day numbers, the rows' periods are weeks.
+        const inRow = (day: number, row: { date: string; end_date: string }) =>
+          day >= Math.max(from, dayNumber(row.date)) && day <= dayNumber(row.end_date);
+        const expected = rows.map((row) => ({
+          attempted: invoices.filter((invoice) =>
+            invoice.transactions.some((t) => t.type === 'payment' && inRow(t.day, row)),
+          ).length,
+          failed: invoices.filter((invoice) => {
+            const first = invoice.transactions.find((t) => t.type === 'payment' && !t.successful);
+            return first !== undefined && inRow(first.day, row);
+          }).length,
+        }));
+        expect(
+          rows.map((row) => ({ attempted: row.attempted_invoices, failed: row.failed_invoices })),
+        ).toEqual(expected);
+      }),
       { numRuns: 500 },
     );
   });

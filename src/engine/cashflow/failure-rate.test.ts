@@ -54,15 +54,11 @@ describe('failureRateSummary', () => {
 });
 
 describe('failureCounts', () => {
-  it("keeps the whole account's counts of a span per table, and counts a filter's each time", () => {
+  it("counts the whole account's span from its days as a filter keeping everyone counts it", () => {
     const span = { start: d('2026-11-01'), end: TODAY };
-    const whole = failureCounts(table, null, span);
     // p2, e1, r1 attempted in November; r1 first failed in it.
-    expect(whole).toEqual({ attempted: 3, failed: 1 });
-    expect(failureCounts(table, null, span)).toBe(whole);
+    expect(failureCounts(table, null, span)).toEqual({ attempted: 3, failed: 1 });
     const everyone = new Uint8Array(Math.max(...table.invoiceCustomer) + 1).fill(1);
-    const filtered = failureCounts(table, everyone, span);
-    expect(filtered).toEqual(whole);
-    expect(filtered).not.toBe(whole);
+    expect(failureCounts(table, everyone, span)).toEqual({ attempted: 3, failed: 1 });
   });
 });

@@ -1,8 +1,8 @@
 import { dayString } from '../days.js';
-import { derivedCache } from '../derived-cache.js';
 import type { Period } from '../periods.js';
 import { type CashflowQuery, PAYMENTS, selectTransactions, seriesPeriods } from './cashflow-data.js';
 import type { CashflowTable } from './cashflow-table.js';
+import { dailyAttempts } from './daily-attempts.js';
 import { type Summary, type ToDateLayout, percentOf, percentOrZero, toDateSummary } from './to-date.js';
 
 export interface FailureRateRow {
@@ -30,18 +30,22 @@ const oneGroup =
   (customer: number): number =>
     customers === null || customers[customer] === 1 ? 0 : -1;
 
-/** The counts of the whole account's spans, per table: two summaries ask for the same spans. */
-const accountCounts = derivedCache<CashflowTable, Readonly<FailureCounts>>();
-
 /** Attempted and failed invoices of a span (failure rate = failed / attempted, docs/metrics.md "Cashflow"). */
 export function failureCounts(
   table: CashflowTable,
   customers: Uint8Array | null,
   span: Period,
-): Readonly<FailureCounts> {
-  const count = () =>
-    countsByGroupAndPeriod(table, { from: span.start, to: span.end }, oneGroup(customers), 1, 1, () => 0)[0]!;
-  return customers === null ? accountCounts(table, `${span.start}|${span.end}`, count) : count();
+): FailureCounts {
+  const daily = customers === null ? dailyAttempts(table) : null;
+  if (daily) return daily.between(span.start, span.end);
+  return countsByGroupAndPeriod(
+    table,
+    { from: span.start, to: span.end },
+    oneGroup(customers),
+    1,
+    1,
+    () => 0,
+  )[0]!;
 }
 
 /** The counts of a span per group of customers (`groupOf` is -1 for a customer left out). */
@@ -63,7 +67,8 @@ export function failureCountsByGroup(
 
 /**
  * Attempted and failed invoices of each group and period (`counts[group * periodCount +
- * period]`) of `range`, in one pass over its payments.
+ * period]`) of `range`, in one pass over its payments: for a filter or groups, or a table whose
+ * days are not kept (`dailyAttempts` counts the whole account's).
  */
 function countsByGroupAndPeriod(
   table: CashflowTable,
@@ -100,7 +105,10 @@ export function failureRateReport(
   query: CashflowQuery,
 ): FailureRateRow[] {
   const { periods, indexOf } = seriesPeriods(query);
-  const counts = countsByGroupAndPeriod(table, query, oneGroup(customers), 1, periods.length, indexOf);
+  const daily = customers === null ? dailyAttempts(table) : null;
+  const counts = daily
+    ? periods.map((period) => daily.between(period.start, period.end))
+    : countsByGroupAndPeriod(table, query, oneGroup(customers), 1, periods.length, indexOf);
   return periods.map((period, index) => {
     const { attempted, failed } = counts[index]!;
     return {

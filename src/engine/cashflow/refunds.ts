@@ -6,9 +6,9 @@ import {
   selectTransactions,
   seriesPeriods,
   SUCCESSFUL_REFUNDS,
-  transactionAmounts,
 } from './cashflow-data.js';
 import type { CashflowTable } from './cashflow-table.js';
+import { dailyFlows } from './daily-flows.js';
 
 export interface RefundsRow {
   date: string;
@@ -22,7 +22,10 @@ export interface RefundsRow {
 export const isRefund = (table: CashflowTable, transaction: number): boolean =>
   (table.transactionFlags[transaction]! & SUCCESSFUL_REFUNDS.mask) === SUCCESSFUL_REFUNDS.value;
 
-/** Refunds per period, dated by the refund transaction, with the distinct customers refunded. */
+/**
+ * Refunds per period, dated by the refund transaction, with the distinct customers refunded.
+ * Amounts and counts are the daily flows' that the transactions report shows as `refund`.
+ */
 export function refundsReport(
   table: CashflowTable,
   customers: Uint8Array | null,
@@ -30,19 +33,21 @@ export function refundsReport(
   fx: FxTable,
 ): RefundsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
-  const amountOf = transactionAmounts(table, fx, query);
-  const totals = periods.map(() => ({ amount: 0, count: 0, customers: new Set<number>() }));
-  for (const transaction of selectTransactions(table, customers, query, SUCCESSFUL_REFUNDS)) {
-    const total = totals[indexOf(table.transactionDay[transaction]!)]!;
-    total.amount += amountOf(transaction);
-    total.count += 1;
-    total.customers.add(table.invoiceCustomer[table.transactionInvoice[transaction]!]!);
+  const refunded = periods.map(() => new Set<number>());
+  for (const transaction of selectTransactions(table, customers, query, SUCCESSFUL_REFUNDS, false)) {
+    refunded[indexOf(table.transactionDay[transaction]!)]!.add(
+      table.invoiceCustomer[table.transactionInvoice[transaction]!]!,
+    );
   }
-  return periods.map((period, index) => ({
-    date: dayString(period.start),
-    end_date: dayString(period.end),
-    refund_amount: roundCents(totals[index]!.amount),
-    refund_count: totals[index]!.count,
-    customers_refunded: totals[index]!.customers.size,
-  }));
+  const daily = dailyFlows(table, customers, query, fx, query);
+  return periods.map((period, index) => {
+    const flow = daily.between(period.start, period.end);
+    return {
+      date: dayString(period.start),
+      end_date: dayString(period.end),
+      refund_amount: roundCents(flow.refunds),
+      refund_count: flow.refundCount,
+      customers_refunded: refunded[index]!.size,
+    };
+  });
 }

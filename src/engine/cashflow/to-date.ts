@@ -24,6 +24,11 @@ export function toDateSpan(today: number, name: ToDate): { current: Period; prev
   };
 }
 
+/** Every day a to-date summary of `layout` reads: from the earliest twin's start to today. */
+export function toDateRange(today: number, layout: ToDateLayout): { from: number; to: number } {
+  return { from: Math.min(...layout.spans.map((name) => toDateSpan(today, name).previous.start)), to: today };
+}
+
 /** `part` as a percentage of `whole`, two decimals; null when `whole` is 0, so never NaN. */
 export function percentOf(part: number, whole: number): number | null {
   return whole === 0 ? null : percentOrZero(part, whole);

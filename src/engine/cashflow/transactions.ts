@@ -1,7 +1,7 @@
 import type { CustomerView } from '../account-snapshot.js';
 import { dayString } from '../days.js';
 import type { FxTable } from '../fx-table.js';
-import type { Period } from '../periods.js';
+import { type Period, periodsBetween } from '../periods.js';
 import { percentageChange } from '../reports/summary.js';
 import { roundCents } from '../rounding.js';
 import {
@@ -9,14 +9,11 @@ import {
   invoiceItemFields,
   type InvoiceItemFields,
   keeps,
-  selectTransactions,
-  seriesPeriods,
-  SUCCESSFUL_TRANSACTIONS,
   toBase,
-  transactionAmounts,
 } from './cashflow-data.js';
 import { type CashflowTable, firstAtOrBefore } from './cashflow-table.js';
-import { type Summary, type ToDateLayout, toDateSummary } from './to-date.js';
+import { dailyFlows, type Flow } from './daily-flows.js';
+import { type Summary, type ToDateLayout, toDateRange, toDateSummary } from './to-date.js';
 
 export interface TransactionsRow {
   date: string;
@@ -37,40 +34,6 @@ export interface TransactionItem extends InvoiceItemFields {
   payment_method: string | null;
 }
 
-/** Money in and money back: successful payments and refunds, unrounded cents of the base currency. */
-interface Flow {
-  payments: number;
-  refunds: number;
-  paymentCount: number;
-  refundCount: number;
-}
-
-const emptyFlow = (): Flow => ({ payments: 0, refunds: 0, paymentCount: 0, refundCount: 0 });
-
-function addTo(flow: Flow, table: CashflowTable, transaction: number, amountBase: number): void {
-  if (table.isPayment(transaction)) {
-    flow.payments += amountBase;
-    flow.paymentCount += 1;
-  } else {
-    flow.refunds += amountBase;
-    flow.refundCount += 1;
-  }
-}
-
-/** Adds the selected transactions to the flow `slot` gives their day (none when negative), in order. */
-function collect(
-  table: CashflowTable,
-  selected: Int32Array,
-  amountOf: (transaction: number) => number,
-  flows: Flow[],
-  slot: (day: number) => number,
-): void {
-  for (const transaction of selected) {
-    const index = slot(table.transactionDay[transaction]!);
-    if (index >= 0) addTo(flows[index]!, table, transaction, amountOf(transaction));
-  }
-}
-
 /** Payments and refunds rounded once each; net is their difference, so the three always agree. */
 function rounded(flow: Flow) {
   const payments = roundCents(flow.payments);
@@ -89,13 +52,10 @@ export function transactionsReport(
   query: CashflowQuery,
   fx: FxTable,
 ): TransactionsRow[] {
-  const { periods, indexOf } = seriesPeriods(query);
-  const flows = periods.map(emptyFlow);
-  const selected = selectTransactions(table, customers, query, SUCCESSFUL_TRANSACTIONS);
-  collect(table, selected, transactionAmounts(table, fx, query), flows, indexOf);
+  const daily = dailyFlows(table, customers, query, fx, query);
   let previous: number | null = null;
-  return periods.map((period, index) => {
-    const flow = flows[index]!;
+  return periodsBetween(query.from, query.to, query.interval).map((period) => {
+    const flow = daily.between(period.start, period.end);
     const figures = rounded(flow);
     const row: TransactionsRow = {
       date: dayString(period.start),
@@ -124,17 +84,9 @@ export function transactionsSummary(
   query: Pick<CashflowQuery, 'baseCurrency' | 'fixedRateDay'> & { today: number },
   fx: FxTable,
 ): Summary {
-  const amountOf = transactionAmounts(table, fx, query);
+  const daily = dailyFlows(table, customers, toDateRange(query.today, TRANSACTIONS_SUMMARY), fx, query);
   return toDateSummary(query.today, TRANSACTIONS_SUMMARY, (span: Period) => {
-    const flows = [emptyFlow()];
-    const selected = selectTransactions(
-      table,
-      customers,
-      { from: span.start, to: span.end },
-      SUCCESSFUL_TRANSACTIONS,
-    );
-    collect(table, selected, amountOf, flows, () => 0);
-    const { payments, refund, net_amount } = rounded(flows[0]!);
+    const { payments, refund, net_amount } = rounded(daily.between(span.start, span.end));
     return { payments, refunds: refund, net_amount };
   });
 }
