@@ -59,10 +59,6 @@ export function failedInvoice(
   const days = table.transactionDay;
   const day = days[first]!;
   if (day > asOf) return null;
-  let retries = 0;
-  for (let t = first + 1; t < table.transactionStart[invoice + 1]! && days[t]! <= asOf; t++) {
-    if (table.isPayment(t)) retries += 1;
-  }
   const outcome = outcomeOf(table, invoice, customer, day, asOf);
   const outcomeDay =
     outcome === 'recovered'
@@ -70,25 +66,46 @@ export function failedInvoice(
       : outcome === 'churned'
         ? churnDay(customer, day, asOf)
         : null;
+  const retries = retriesOf(table, invoice, asOf);
   return { invoice, day, amount: table.transactionAmount[first]!, outcome, outcomeDay, retries };
 }
 
+/** Payment attempts after the invoice's first failed one, by `asOf`. */
+export function retriesOf(table: CashflowTable, invoice: number, asOf: number): number {
+  const days = table.transactionDay;
+  let retries = 0;
+  for (
+    let t = table.firstFailure[invoice]! + 1;
+    t < table.transactionStart[invoice + 1]! && days[t]! <= asOf;
+    t++
+  ) {
+    if (table.isPayment(t)) retries += 1;
+  }
+  return retries;
+}
+
 /**
- * The invoices of the kept customers whose first failed attempt falls in `[from, to]`, judged
- * on `asOf`, in table order (the order sums add them in).
+ * Calls `visit`, in table order (the order sums add them in), with each invoice of the kept
+ * customers whose first failed attempt falls in `[from, to]` and is on or before `asOf`, that
+ * attempt, and the invoice's outcome judged on `asOf`; no object is made for each.
  */
-export function failedInvoicesBetween(
+export function eachFailedInvoice(
   table: CashflowTable,
   customers: Uint8Array | null,
   people: readonly CustomerView[],
   span: { from: number; to: number; asOf: number },
-): FailedInvoice[] {
-  const found: FailedInvoice[] = [];
+  visit: (invoice: number, first: number, outcome: FailedOutcome) => void,
+): void {
   for (const invoice of failingBetween(table, customers, span)) {
-    const failed = failedInvoice(table, invoice, people[table.invoiceCustomer[invoice]!]!, span.asOf);
-    if (failed !== null) found.push(failed);
+    const first = table.firstFailure[invoice]!;
+    const day = table.transactionDay[first]!;
+    if (day > span.asOf) continue;
+    visit(
+      invoice,
+      first,
+      outcomeOf(table, invoice, people[table.invoiceCustomer[invoice]!]!, day, span.asOf),
+    );
   }
-  return found;
 }
 
 /** What a summary reads of a span's failed invoices, judged on `asOf`. */
@@ -99,7 +116,7 @@ export interface FailedTally {
   stillUnpaid: number;
 }
 
-/** The tally of the invoices `failedInvoicesBetween` gives, without an object for each. */
+/** The tally of the invoices `eachFailedInvoice` visits. */
 export function failedTally(
   table: CashflowTable,
   customers: Uint8Array | null,
@@ -108,16 +125,14 @@ export function failedTally(
   convert: (amount: number, currency: string, day: number) => number,
 ): FailedTally {
   const tally: FailedTally = { failed: 0, recovered: 0, stillUnpaid: 0 };
-  for (const invoice of failingBetween(table, customers, span)) {
-    const first = table.firstFailure[invoice]!;
-    const day = table.transactionDay[first]!;
-    if (day > span.asOf) continue;
+  eachFailedInvoice(table, customers, people, span, (invoice, first, outcome) => {
     tally.failed += 1;
-    const outcome = outcomeOf(table, invoice, people[table.invoiceCustomer[invoice]!]!, day, span.asOf);
     if (outcome === 'recovered') tally.recovered += 1;
-    else if (outcome === 'still_unpaid')
-      tally.stillUnpaid += convert(table.transactionAmount[first]!, table.currencyOf(invoice), day);
-  }
+    else if (outcome === 'still_unpaid') {
+      const amount = table.transactionAmount[first]!;
+      tally.stillUnpaid += convert(amount, table.currencyOf(invoice), table.transactionDay[first]!);
+    }
+  });
   return tally;
 }
 

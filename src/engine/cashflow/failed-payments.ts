@@ -12,12 +12,12 @@ import {
 } from './cashflow-data.js';
 import { type CashflowTable, firstAtOrBefore } from './cashflow-table.js';
 import {
-  type FailedInvoice,
+  eachFailedInvoice,
   failedInvoice,
-  failedInvoicesBetween,
-  failedTally,
   type FailedOutcome,
   FAILED_OUTCOMES,
+  failedTally,
+  retriesOf,
 } from './failed-invoice.js';
 import { failureCounts } from './failure-rate.js';
 import { percentOf, type Summary, type ToDateLayout, toDateSummary } from './to-date.js';
@@ -45,31 +45,28 @@ export interface FailedPaymentItem extends InvoiceItemFields {
   outcome_date: string | null;
 }
 
-type Converter = ReturnType<typeof toBase>;
-
-/** Failed amounts by outcome, each rounded once; the failed amount is their sum, so they agree. */
-function amountsByOutcome(
-  table: CashflowTable,
-  failed: readonly FailedInvoice[],
-  convert: Converter,
-): Record<FailedOutcome, number> {
-  const sums: Record<FailedOutcome, number> = { recovered: 0, still_unpaid: 0, churned: 0 };
-  for (const item of failed) {
-    sums[item.outcome] += convert(item.amount, table.currencyOf(item.invoice), item.day);
-  }
-  return {
-    recovered: roundCents(sums.recovered),
-    still_unpaid: roundCents(sums.still_unpaid),
-    churned: roundCents(sums.churned),
-  };
+/** What a period of the failed payments report adds up. */
+interface PeriodTally {
+  /** Unrounded, in the base currency. */
+  amounts: Record<FailedOutcome, number>;
+  failed: number;
+  retries: number;
+  customers: Record<FailedOutcome, Set<number>>;
+  affected: Set<number>;
 }
 
-const customersOf = (table: CashflowTable, failed: readonly FailedInvoice[]) =>
-  new Set(failed.map((item) => table.invoiceCustomer[item.invoice]!)).size;
+const emptyTally = (): PeriodTally => ({
+  amounts: { recovered: 0, still_unpaid: 0, churned: 0 },
+  failed: 0,
+  retries: 0,
+  customers: { recovered: new Set(), still_unpaid: new Set(), churned: new Set() },
+  affected: new Set(),
+});
 
 /**
  * Failed payments per period, dated by each invoice's first failed attempt, with what became
- * of them by `today`. Amounts are the first failed attempt's, in the base currency.
+ * of them by `today`. Amounts are the first failed attempt's, in the base currency; each
+ * outcome's is rounded once and the failed amount is their sum, so they agree.
  */
 export function failedPaymentsReport(
   table: CashflowTable,
@@ -79,32 +76,38 @@ export function failedPaymentsReport(
   fx: FxTable,
 ): FailedPaymentsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
-  const groups = periods.map((): FailedInvoice[] => []);
-  const span = { from: query.from, to: query.to, asOf: query.today };
-  for (const item of failedInvoicesBetween(table, customers, people, span)) {
-    groups[indexOf(item.day)]!.push(item);
-  }
+  const tallies = periods.map(emptyTally);
   const convert = toBase(fx, query);
+  const span = { from: query.from, to: query.to, asOf: query.today };
+  eachFailedInvoice(table, customers, people, span, (invoice, first, outcome) => {
+    const day = table.transactionDay[first]!;
+    const tally = tallies[indexOf(day)]!;
+    const customer = table.invoiceCustomer[invoice]!;
+    tally.amounts[outcome] += convert(table.transactionAmount[first]!, table.currencyOf(invoice), day);
+    tally.failed += 1;
+    tally.retries += retriesOf(table, invoice, query.today);
+    tally.customers[outcome].add(customer);
+    tally.affected.add(customer);
+  });
   return periods.map((period, index) => {
-    const group = groups[index]!;
-    const amounts = amountsByOutcome(table, group, convert);
-    const having = (outcome: FailedOutcome) =>
-      customersOf(
-        table,
-        group.filter((item) => item.outcome === outcome),
-      );
+    const tally = tallies[index]!;
+    const amounts = {
+      recovered: roundCents(tally.amounts.recovered),
+      still_unpaid: roundCents(tally.amounts.still_unpaid),
+      churned: roundCents(tally.amounts.churned),
+    };
     return {
       date: dayString(period.start),
       end_date: dayString(period.end),
       currency: query.baseCurrency,
       failed_amount: FAILED_OUTCOMES.reduce((sum, outcome) => sum + amounts[outcome], 0),
       ...amounts,
-      failed_invoices: group.length,
-      recovered_customers: having('recovered'),
-      still_unpaid_customers: having('still_unpaid'),
-      churned_customers: having('churned'),
-      affected_customers: customersOf(table, group),
-      total_retry_attempts: group.reduce((sum, item) => sum + item.retries, 0),
+      failed_invoices: tally.failed,
+      recovered_customers: tally.customers.recovered.size,
+      still_unpaid_customers: tally.customers.still_unpaid.size,
+      churned_customers: tally.customers.churned.size,
+      affected_customers: tally.affected.size,
+      total_retry_attempts: tally.retries,
     };
   });
 }
