@@ -70,16 +70,14 @@ const NARROW_RANGE = 1 / 8;
 
 /**
  * The transactions of a kind dated in `[from, to]` whose customer the filter mask keeps (all
- * without a mask), in table order: the order the reports add amounts in, so that every sum is
- * the same to the last bit, and the order that keeps an invoice's transactions together. A
- * caller that only counts asks for them `inTableOrder: false`, newest first, and none is sorted.
+ * without a mask), in table order: the order a day's amounts are added in (see `dailyFlows`),
+ * and the order that keeps an invoice's transactions together.
  */
 export function selectTransactions(
   table: CashflowTable,
   customers: Uint8Array | null,
   range: { from: number; to: number },
   kind: TransactionKind,
-  inTableOrder = true,
 ): Int32Array {
   const { transactionDay: days, transactionFlags: flags, transactionInvoice } = table;
   const order = table.transactionsNewestFirst;
@@ -87,14 +85,14 @@ export function selectTransactions(
   const end = firstAtOrBefore(order, (transaction) => days[transaction]!, range.from - 1);
   const found = new Int32Array(Math.max(0, end - first));
   let count = 0;
-  if (!inTableOrder || end - first < table.transactionCount * NARROW_RANGE) {
+  if (end - first < table.transactionCount * NARROW_RANGE) {
     for (let position = first; position < end; position++) {
       const transaction = order[position]!;
       if ((flags[transaction]! & kind.mask) !== kind.value) continue;
       if (!keeps(table, customers, transactionInvoice[transaction]!)) continue;
       found[count++] = transaction;
     }
-    return inTableOrder ? found.subarray(0, count).sort() : found.subarray(0, count);
+    return found.subarray(0, count).sort();
   }
   for (let transaction = 0; transaction < table.transactionCount; transaction++) {
     const day = days[transaction]!;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fx, table, TODAY } from '../../../test/helpers/cashflow-fixture.js';
 import { dayNumber as d } from '../days.js';
+import { FxTable } from '../fx-table.js';
 import { type CashflowInvoice, transactionDays } from './cashflow-data.js';
 import { buildCashflowTable } from './cashflow-table.js';
 import { dailyAttempts } from './daily-attempts.js';
@@ -16,6 +17,13 @@ describe("the whole account's figures per day", () => {
     const november = { from: d('2026-11-01'), to: TODAY };
     const whole = dailyFlows(table, null, november, fx, now);
     expect(dailyFlows(table, null, { from: 0, to: 1 }, fx, now)).toBe(whole);
+    // Another base currency or rate table is another day's worth of sums.
+    const inEuros = dailyFlows(table, null, november, fx, { ...now, baseCurrency: 'eur' });
+    expect(inEuros).not.toBe(whole);
+    // 10000 / 1.25 + 8000 + 6000 / 1.25; the refund 2500 / 1.25.
+    expect(inEuros.between(november.from, november.to)).toMatchObject({ payments: 20800, refunds: 2000 });
+    const otherRates = FxTable.build([{ day: '2026-01-01', currency: 'usd', perEur: 2 }]);
+    expect(dailyFlows(table, null, november, otherRates, now)).not.toBe(whole);
     // p2 10000 + e1 8000 EUR x 1.25 + r1 6000; p2's refund 2500.
     const flow = { payments: 26000, refunds: 2500, paymentCount: 3, refundCount: 1 };
     expect(whole.between(november.from, november.to)).toEqual(flow);

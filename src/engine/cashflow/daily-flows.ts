@@ -46,7 +46,7 @@ export class DailyFlows {
   }
 }
 
-/** The whole account's flows per table, rate table and base currency: every cashflow report reads them. */
+/** The whole account's flows per table, rate table and base currency: the transactions and refunds reports read them. */
 const accountFlows = derivedCache<CashflowTable, DailyFlows>(4);
 
 /**

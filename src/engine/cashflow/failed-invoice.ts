@@ -20,13 +20,13 @@ export interface FailedInvoice {
   retries: number;
 }
 
-/** The day the customer churned (a churn movement, not a scheduled one) from `from` to `to`, or -1. */
-function churnDay(customer: CustomerView, from: number, to: number): number {
+/** The day the customer churned (a churn movement, not a scheduled one) from `from` to `to`, or null. */
+function churnDay(customer: CustomerView, from: number, to: number): number | null {
   for (const movement of customer.movements) {
     if (movement.kind === 'churn' && !movement.scheduled && movement.day >= from && movement.day <= to)
       return movement.day;
   }
-  return -1;
+  return null;
 }
 
 /** The outcome on `asOf` of an invoice whose first failed attempt, on `day`, is on or before it. */
@@ -39,7 +39,7 @@ function outcomeOf(
 ): FailedOutcome {
   const recovery = table.recovery[invoice]!;
   if (recovery >= 0 && table.transactionDay[recovery]! <= asOf) return 'recovered';
-  return churnDay(customer, day, asOf) < 0 ? 'still_unpaid' : 'churned';
+  return churnDay(customer, day, asOf) === null ? 'still_unpaid' : 'churned';
 }
 
 /**
@@ -106,34 +106,6 @@ export function eachFailedInvoice(
       outcomeOf(table, invoice, people[table.invoiceCustomer[invoice]!]!, day, span.asOf),
     );
   }
-}
-
-/** What a summary reads of a span's failed invoices, judged on `asOf`. */
-export interface FailedTally {
-  failed: number;
-  recovered: number;
-  /** Unrounded, in the base currency: each first failed attempt's amount, added in table order. */
-  stillUnpaid: number;
-}
-
-/** The tally of the invoices `eachFailedInvoice` visits. */
-export function failedTally(
-  table: CashflowTable,
-  customers: Uint8Array | null,
-  people: readonly CustomerView[],
-  span: { from: number; to: number; asOf: number },
-  convert: (amount: number, currency: string, day: number) => number,
-): FailedTally {
-  const tally: FailedTally = { failed: 0, recovered: 0, stillUnpaid: 0 };
-  eachFailedInvoice(table, customers, people, span, (invoice, first, outcome) => {
-    tally.failed += 1;
-    if (outcome === 'recovered') tally.recovered += 1;
-    else if (outcome === 'still_unpaid') {
-      const amount = table.transactionAmount[first]!;
-      tally.stillUnpaid += convert(amount, table.currencyOf(invoice), table.transactionDay[first]!);
-    }
-  });
-  return tally;
 }
 
 /**

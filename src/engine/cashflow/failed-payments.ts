@@ -16,7 +16,6 @@ import {
   failedInvoice,
   type FailedOutcome,
   FAILED_OUTCOMES,
-  failedTally,
   retriesOf,
 } from './failed-invoice.js';
 import { failureCounts } from './failure-rate.js';
@@ -110,6 +109,34 @@ export function failedPaymentsReport(
       total_retry_attempts: tally.retries,
     };
   });
+}
+
+/** What a summary reads of a span's failed invoices, judged on `asOf`. */
+interface FailedTally {
+  failed: number;
+  recovered: number;
+  /** Unrounded, in the base currency: each first failed attempt's amount, added in table order. */
+  stillUnpaid: number;
+}
+
+/** The failed invoices of a span as the summary reads them: visited, no object made for each. */
+function failedTally(
+  table: CashflowTable,
+  customers: Uint8Array | null,
+  people: readonly CustomerView[],
+  span: { from: number; to: number; asOf: number },
+  convert: (amount: number, currency: string, day: number) => number,
+): FailedTally {
+  const tally: FailedTally = { failed: 0, recovered: 0, stillUnpaid: 0 };
+  eachFailedInvoice(table, customers, people, span, (invoice, first, outcome) => {
+    tally.failed += 1;
+    if (outcome === 'recovered') tally.recovered += 1;
+    else if (outcome === 'still_unpaid') {
+      const amount = table.transactionAmount[first]!;
+      tally.stillUnpaid += convert(amount, table.currencyOf(invoice), table.transactionDay[first]!);
+    }
+  });
+  return tally;
 }
 
 export const FAILED_PAYMENTS_SUMMARY: ToDateLayout = {

@@ -66,9 +66,14 @@ describe('failureCountsByGroup', () => {
 
 describe('failureRateReport', () => {
   it('counts each invoice once in every week it has a payment in, and once where its first payment failed', () => {
+    // Days before 1970 too: day numbers below zero.
+    const shifted = fc.record({ invoice: invoiceArb, by: fc.integer({ min: -20, max: 0 }) });
     fc.assert(
-      fc.property(fc.array(invoiceArb, { maxLength: 25 }), fc.integer({ min: 0, max: 20 }), (raw, from) => {
-        const invoices = raw.map(invoiceOf);
+      fc.property(fc.array(shifted, { maxLength: 25 }), fc.integer({ min: -20, max: 20 }), (raw, from) => {
+        const invoices = raw.map(({ invoice, by }, n) => {
+          const made = invoiceOf(invoice, n);
+          return { ...made, transactions: made.transactions.map((t) => ({ ...t, day: t.day + by })) };
+        });
         const table = buildCashflowTable(invoices);
         const query = { from, to: 20, interval: 'week' as const, baseCurrency: 'usd', fixedRateDay: null };
         const everyone = new Uint8Array(CUSTOMERS).fill(1);

@@ -34,7 +34,7 @@ export function refundsReport(
 ): RefundsRow[] {
   const { periods, indexOf } = seriesPeriods(query);
   const refunded = periods.map(() => new Set<number>());
-  for (const transaction of selectTransactions(table, customers, query, SUCCESSFUL_REFUNDS, false)) {
+  for (const transaction of selectTransactions(table, customers, query, SUCCESSFUL_REFUNDS)) {
     refunded[indexOf(table.transactionDay[transaction]!)]!.add(
       table.invoiceCustomer[table.transactionInvoice[transaction]!]!,
     );
