@@ -194,7 +194,7 @@ async function runStore(
       const afterFreshness = server.peakRss();
       log(
         `[${kind}] write to fresh summary: ${freshness.single.map((write) => write.freshMs.toFixed(0)).join(', ')} ms; ` +
-          `every report: ${freshness.everyReport.freshMs.toFixed(0)} ms (${freshness.everyReport.slowest.path}); ` +
+          `every report: ${freshness.everyReport.map((round) => `${round.freshMs.toFixed(0)} ms (${round.slowest.path})`).join(', ')}; ` +
           `${freshness.stream.writes} writes in ${freshness.stream.seconds.toFixed(1)} s`,
       );
       const exports = await measureExports(api, () => server.rss());

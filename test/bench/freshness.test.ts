@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  EVERY_REPORT_ROUNDS,
   everyReportFresh,
   type FreshnessApi,
   freshInvoice,
@@ -91,9 +92,9 @@ describe('the freshness phase', () => {
 
   it('fails when a write of the stream fails, once the readers have stopped', async () => {
     let invoices = 0;
-    // The first invoice is the one before every report is read; the stream's are refused.
+    // The first invoices are those before every report is read; the stream's are refused.
     const api = summaries([{ mrr: 100 }], (path) =>
-      path === '/data/invoices' && ++invoices > 1
+      path === '/data/invoices' && ++invoices > EVERY_REPORT_ROUNDS
         ? Promise.reject(new Error('POST /data/invoices: 503'))
         : Promise.resolve(),
     );
@@ -101,7 +102,8 @@ describe('the freshness phase', () => {
     await expect(
       measureFreshness(api, { writes: 0, seconds: 0.04, clients: 2 }, '2026-11-23', REPORTS, SERVER),
     ).rejects.toThrow('POST /data/invoices: 503');
-    expect(api.writes).toEqual(['/data/customers', '/data/invoices', '/data/invoices', '/data/invoices']);
+    const invoiceWrites = Array.from({ length: EVERY_REPORT_ROUNDS + 2 }, () => '/data/invoices');
+    expect(api.writes).toEqual(['/data/customers', ...invoiceWrites]);
   });
 });
 
