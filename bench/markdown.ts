@@ -229,13 +229,15 @@ function freshnessSection(run: RunSummary): string {
   });
   const everyReport = run.stores.map((store) => {
     const rounds = store.freshness.everyReport;
-    const last = rounds.reduce((slowest, round) => (round.freshMs > slowest.freshMs ? round : slowest));
+    const slowestRound = rounds.reduce((slowest, round) =>
+      round.freshMs > slowest.freshMs ? round : slowest,
+    );
     return [
       STORE_NAMES[store.kind],
       medianAndMax(rounds.map((round) => round.writeMs)),
       medianAndMax(rounds.map((round) => round.freshMs)),
       rounds.map((round) => ms(round.freshMs)).join(', '),
-      `\`${targetUrl(last.slowest)}\``,
+      `\`${targetUrl(slowestRound.slowest)}\``,
     ];
   });
   const stream = run.stores.flatMap((store) => {
