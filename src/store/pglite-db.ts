@@ -43,6 +43,14 @@ function wrap(target: PGlite | Transaction): Queryable {
 }
 
 /**
+ * PostgreSQL's default of 128 MB of shared buffers is, in WASM, memory of this process that the
+ * start already touches whole and never gives back. The operating system's file cache under the
+ * data directory keeps what the buffers no longer hold: with an eighth of them the ingest and the
+ * first reports took as long (docs/performance.md, "The embedded store's memory").
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
  * Opens the embedded store. With a directory the data persists there (one process at a
  * time, enforced by a lock file); without one it lives in memory, which tests use.
  */
@@ -54,7 +62,10 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
   }
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dataDir ? `${dataDir}/pgdata` : undefined, { parsers: typeParsers });
+    pglite = await PGlite.create(dataDir ? `${dataDir}/pgdata` : undefined, {
+      parsers: typeParsers,
+      startParams: START_PARAMS,
+    });
   } catch (error) {
     release();
     throw error;
