@@ -147,9 +147,9 @@ interface Built {
 export function createCashflowTables(store: Store) {
   const cache = new Map<string, Built>();
 
-  /** The table read whole, each row straight into its columns. */
+  /** The table read whole, each row straight into columns sized for the account's rows. */
   async function build(accountId: string, customers: readonly CustomerView[]): Promise<CashflowTable> {
-    const builder = new CashflowTableBuilder();
+    const builder = new CashflowTableBuilder(undefined, [], await store.cashflow.size(accountId));
     await store.cashflow.eachInvoice(accountId, snapshotInvoices(customerIndex(customers), builder));
     return builder.finish();
   }

@@ -1,4 +1,5 @@
 import { dayNumber } from '../engine/days.js';
+import type { TableSize } from '../engine/cashflow/cashflow-table.js';
 import { eachCopyRow, groupKey } from './copy-text.js';
 import type { Queryable } from './db.js';
 import {
@@ -209,6 +210,16 @@ export function cashflowRepo(db: Queryable) {
         if (invoices < pageSize) return;
         page = { after: last, size: pageSize };
       }
+    },
+
+    /** How many invoices and transactions the account holds: what `eachInvoice` will hand over. */
+    async size(accountId: string): Promise<TableSize> {
+      const [size] = await db.query<TableSize>(
+        `select (select count(*)::int from invoices where account_id = $1) as invoices,
+           (select count(*)::int from invoice_transactions where account_id = $1) as transactions`,
+        [accountId],
+      );
+      return size!;
     },
 
     /**

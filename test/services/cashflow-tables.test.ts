@@ -57,6 +57,11 @@ function fakeStore(rows: CashflowInvoiceRow[]) {
   };
   const store = {
     cashflow: {
+      size: () =>
+        Promise.resolve({
+          invoices: rows.length,
+          transactions: rows.reduce((sum, row) => sum + row.transactions.length, 0),
+        }),
       async eachInvoice(_accountId: string, visitor: InvoiceVisitor) {
         state.reads += 1;
         await state.gate;

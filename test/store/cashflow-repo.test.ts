@@ -128,6 +128,14 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
     for (const size of [1, 2, 3]) expect(await visits(size)).toEqual(calls);
   });
 
+  it('counts what a whole read hands over: five invoices, four transactions', async () => {
+    // in1, in2 and in3 in the first data source (t1; z and a), in1 and in0 in the other (t9).
+    expect(await services.store.cashflow.size(accountId)).toEqual({ invoices: 5, transactions: 4 });
+    const calls = await visits();
+    expect(calls.filter((call) => call[0] === 'invoice')).toHaveLength(5);
+    expect(calls.filter((call) => call[0] === 'transaction')).toHaveLength(4);
+  });
+
   it('hands every invoice to a visitor as the driver decodes them, transactions in time order', async () => {
     // Text the COPY read escapes, characters of several bytes, and transactions whose ids and
     // stored order are not their time order (two at one instant keep their stored order).

@@ -4,6 +4,7 @@ import type { CashflowInvoice, CashflowTransaction } from './cashflow-data.js';
 import { PAYMENTS, selectTransactions, SUCCESSFUL_TRANSACTIONS } from './cashflow-data.js';
 import {
   buildCashflowTable,
+  CashflowTableBuilder,
   firstAtOrBefore,
   NO_DAY,
   patchCashflowTable,
@@ -61,6 +62,27 @@ describe('buildCashflowTable', () => {
     expect([...table.paymentDay]).toEqual([NO_DAY, NO_DAY, NO_DAY]);
     expect([...table.dueDay]).toEqual([24, 25, 25]);
     expect([...table.openAndDue]).toEqual([0, 1, 2]);
+  });
+
+  it('keeps columns sized for the expected rows as they are, and copies doubled ones to their size', () => {
+    const many = Array.from({ length: 3000 }, (_, index) =>
+      invoice(`i${index}`, 0, index, 'usd', [tx(`t${index}`, index, 10, 'payment', true)]),
+    );
+    const sized = new CashflowTableBuilder(undefined, [], { invoices: 3000, transactions: 3000 });
+    const doubled = new CashflowTableBuilder();
+    for (const each of many) {
+      sized.add(each);
+      doubled.add(each);
+    }
+    const [kept, copied] = [sized.finish(), doubled.finish()];
+    // Sized ahead: 3,000 rows and 1,024 spare, 4 bytes each, the buffer the rows were written to.
+    expect(kept.invoiceDay.buffer.byteLength).toBe((3000 + 1024) * 4);
+    expect(kept.transactionAmount.buffer.byteLength).toBe((3000 + 1024) * 8);
+    // Grown from 1,024 to 2,048 to 4,096, then copied to the 3,000 rows it holds.
+    expect(copied.invoiceDay.buffer.byteLength).toBe(3000 * 4);
+    expect([...kept.invoiceDay]).toEqual([...copied.invoiceDay]);
+    expect(kept.invoiceId.at(2999)).toBe('i2999');
+    expect(copied.invoiceId.at(2999)).toBe('i2999');
   });
 
   it('orders transactions and invoices newest first, ties by invoice id then transaction id', () => {

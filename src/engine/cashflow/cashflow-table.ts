@@ -400,6 +400,12 @@ export function firstAtOrBefore(order: Int32Array, dayOf: (index: number) => num
   return low;
 }
 
+/** How many invoices and transactions a table will hold. */
+export interface TableSize {
+  invoices: number;
+  transactions: number;
+}
+
 /**
  * Fills a table from invoices (transactions in time order) added one at a time, so no list of
  * them needs to be kept: the service adds each page of rows as the store reads it.
@@ -428,12 +434,19 @@ export class CashflowTableBuilder {
 
   /**
    * `like`: a table to be patched, whose status, currency and method codes copied invoices
-   * keep; the columns start with its size and that of the invoices to be `added` to it.
+   * keep; the columns start with its size and that of the invoices to be `added` to it, or of
+   * the invoices and transactions `expected` from a read. Columns sized ahead are kept as they
+   * are when finished: one grown by doubling is copied to its size, and at a million invoices
+   * the doubled buffers and their copies held twice the table for a moment.
    */
-  constructor(like?: CashflowTable, added: readonly CashflowInvoice[] = []) {
+  constructor(
+    like?: CashflowTable,
+    added: readonly CashflowInvoice[] = [],
+    expected: TableSize = { invoices: 0, transactions: 0 },
+  ) {
     const addedTransactions = added.reduce((sum, invoice) => sum + invoice.transactions.length, 0);
-    const invoices = (like?.invoiceCount ?? 0) + added.length + 1024;
-    const transactions = (like?.transactionCount ?? 0) + addedTransactions + 1024;
+    const invoices = (like?.invoiceCount ?? 0) + added.length + expected.invoices + 1024;
+    const transactions = (like?.transactionCount ?? 0) + addedTransactions + expected.transactions + 1024;
     this.ids = new TextColumn(invoices);
     this.numbers = new TextColumn(invoices);
     this.descriptions = new TextColumn(invoices);
