@@ -128,9 +128,22 @@ describe.each(STORE_KINDS)('cashflow reads on %s', (kind) => {
     for (const size of [1, 2, 3]) expect(await visits(size)).toEqual(calls);
   });
 
-  it('counts what a whole read hands over: five invoices, four transactions', async () => {
+  it("counts what a whole read hands over: five invoices, four transactions, not another account's", async () => {
+    const other = (await services.accounts.create({ name: 'Other account' })).account.id;
+    await services.customers.upsert(other, { id: 'c1', name: 'One' });
+    await services.invoices.import(other, [
+      {
+        id: 'in1',
+        customer_id: 'c1',
+        date: '2025-01-01',
+        currency: 'usd',
+        amount: 100,
+        transactions: [{ id: 't1', date: '2025-01-02', type: 'payment', result: 'successful', amount: 100 }],
+      },
+    ]);
     // in1, in2 and in3 in the first data source (t1; z and a), in1 and in0 in the other (t9).
     expect(await services.store.cashflow.size(accountId)).toEqual({ invoices: 5, transactions: 4 });
+    expect(await services.store.cashflow.size(other)).toEqual({ invoices: 1, transactions: 1 });
     const calls = await visits();
     expect(calls.filter((call) => call[0] === 'invoice')).toHaveLength(5);
     expect(calls.filter((call) => call[0] === 'transaction')).toHaveLength(4);
