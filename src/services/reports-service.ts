@@ -2,7 +2,7 @@ import type { AccountSnapshot } from '../engine/account-snapshot.js';
 import { breakdownGroups, breakdownMasks } from '../engine/breakdown.js';
 import { dayString } from '../engine/days.js';
 import { periodStart, shiftMonths } from '../engine/periods.js';
-import { listMovements, movementPage } from '../engine/reports/movement-list.js';
+import { listedPositions, movementPage } from '../engine/reports/movement-list.js';
 import { type MrrGrowthRow, mrrGrowthReport } from '../engine/reports/mrr-growth.js';
 import { firstInOrder } from '../engine/select.js';
 import type { MovementKind, MovementSubtype } from '../engine/types.js';
@@ -14,7 +14,7 @@ import {
   type SplitKind,
 } from '../engine/reports/mrr-subtypes.js';
 import { MOVEMENT_SUBTYPES, SUBTYPES_OF_KIND } from '../engine/vocabulary.js';
-import { knownSince } from '../engine/reports/scheduled.js';
+import { knownDayOf } from '../engine/reports/scheduled.js';
 import { type ConcentrationReport, concentrationReport } from '../engine/reports/concentration.js';
 import { type Summary, summaryReport } from '../engine/reports/summary.js';
 import { InvalidInputError } from './errors.js';
@@ -123,7 +123,7 @@ export function createReportsService(prepare: ReportInputs) {
       options: { limit: number; days: number; includeScheduled: boolean },
     ): Promise<{ currency: string; result: ActivityItem[] }> {
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      const listed = listMovements(
+      const listed = listedPositions(
         snapshot,
         {
           ...query,
@@ -138,14 +138,19 @@ export function createReportsService(prepare: ReportInputs) {
         table,
       );
       // A scheduled movement shows on the day it became known; newest first, then by effective
-      // day. The list comes in day order, so reading it from the end keeps the heap still.
-      const known = listed.map((movement) =>
-        movement.day > query.today ? knownSince(movement.knownDay, query.today) : movement.day,
+      // day. The list comes in day order, so reading it from the end keeps the heap still. Made
+      // at every request, it builds only the movements of the page.
+      const { movements } = snapshot;
+      const day = Int32Array.from(
+        { length: listed.count },
+        (_, n) => movements.movementDay[listed.position(n)]!,
       );
-      const newest = (a: number, b: number) =>
-        known[b]! - known[a]! || listed[b]!.day - listed[a]!.day || a - b;
-      const result = firstInOrder(listed.length, options.limit, newest, true).map((n): ActivityItem => {
-        const movement = listed[n]!;
+      const known = day.map((effective, n) =>
+        effective > query.today ? knownDayOf(movements, listed.position(n), query.today) : effective,
+      );
+      const newest = (a: number, b: number) => known[b]! - known[a]! || day[b]! - day[a]! || a - b;
+      const result = firstInOrder(listed.count, options.limit, newest, true).map((n): ActivityItem => {
+        const movement = listed.at(n);
         const customer = snapshot.customers[movement.customerIndex]!;
         return {
           source: movement.day > query.today ? 'scheduled' : 'mrr',

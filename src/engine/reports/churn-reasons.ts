@@ -1,7 +1,7 @@
 import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import { percentOf } from '../cashflow/to-date.js';
-import { listMovements } from './movement-list.js';
+import { listedPositions } from './movement-list.js';
 
 export interface ChurnReasonsQuery {
   from: number;
@@ -38,21 +38,23 @@ export function churnReasonsReport(
   query: ChurnReasonsQuery,
   fx: FxTable,
 ): ChurnReasons {
-  const churns = listMovements(
+  // Made at every request: the churns are read where they lie, none is built as an object.
+  const churns = listedPositions(
     snapshot,
     { ...query, fixedRateDay: null, kinds: new Set(['churn']), committed: false },
     fx,
   );
+  const { movementCustomer } = snapshot.movements;
   const byReason = new Map<string | null, ChurnReason>();
-  for (const churn of churns) {
-    const reason = snapshot.customers[churn.customerIndex]!.cancelReason;
+  for (let n = 0; n < churns.count; n++) {
+    const reason = snapshot.customers[movementCustomer[churns.position(n)]!]!.cancelReason;
     const entry = byReason.get(reason) ?? { reason, cancellations: 0, churned_mrr: 0, share_pct: null };
     entry.cancellations += 1;
-    entry.churned_mrr -= churn.amountBase;
+    entry.churned_mrr -= churns.amountBase(n);
     byReason.set(reason, entry);
   }
   const reasons = [...byReason.values()]
-    .map((entry) => ({ ...entry, share_pct: percentOf(entry.cancellations, churns.length) }))
+    .map((entry) => ({ ...entry, share_pct: percentOf(entry.cancellations, churns.count) }))
     .sort(
       (a, b) =>
         Number(a.reason === null) - Number(b.reason === null) ||
@@ -62,7 +64,7 @@ export function churnReasonsReport(
     );
   return {
     reasons,
-    total_cancellations: churns.length,
-    comment_count: churns.length - (byReason.get(null)?.cancellations ?? 0),
+    total_cancellations: churns.count,
+    comment_count: churns.count - (byReason.get(null)?.cancellations ?? 0),
   };
 }

@@ -6,7 +6,7 @@ import { dayNumber } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { fallbackSubtype } from '../movement-subtypes.js';
 import type { Movement, MovementKind } from '../types.js';
-import { type ListedMovement, listMovements, movementPage } from './movement-list.js';
+import { type ListedMovement, listedPositions, listMovements, movementPage } from './movement-list.js';
 
 const START = dayNumber('2026-01-01');
 const TODAY = START + 20;
@@ -43,52 +43,81 @@ const queryArb = (count: number) =>
     offset: fc.integer({ min: 0, max: 8 }),
   });
 
+type Customers = typeof customersArb extends fc.Arbitrary<infer T> ? T : never;
+
+function snapshotOf(customers: Customers) {
+  return buildAccountSnapshot(
+    1,
+    customers.map((customer, index) =>
+      customerView(`c${index}`, {
+        currency: customer.currency,
+        movements: customer.movements
+          .map((movement): Movement => ({
+            day: START + movement.day,
+            kind: movement.kind,
+            subtype: fallbackSubtype(movement.kind),
+            amount: movement.amount,
+            scheduled: movement.scheduled,
+            knownDay: movement.scheduled ? TODAY - 1 : null,
+          }))
+          .sort((a, b) => a.day - b.day),
+      }),
+    ),
+  );
+}
+
+/** A snapshot of the generated customers and a query over it. */
+const casesArb = customersArb.chain((customers) =>
+  queryArb(customers.length).map((raw) => ({
+    snapshot: snapshotOf(customers),
+    raw,
+    query: {
+      from: raw.from,
+      to: raw.from + raw.length,
+      baseCurrency: raw.baseCurrency,
+      fixedRateDay: raw.fixedRate ? raw.from + raw.length : null,
+      customers: raw.customers,
+      kinds: raw.kinds,
+      today: TODAY,
+      committed: raw.committed,
+    },
+  })),
+);
+
 describe('movementPage', () => {
   it('is the page of the whole list sorted by key, then customer, then list order', () => {
     fc.assert(
-      fc.property(
-        customersArb.chain((customers) => fc.tuple(fc.constant(customers), queryArb(customers.length))),
-        ([customers, raw]) => {
-          const snapshot = buildAccountSnapshot(
-            1,
-            customers.map((customer, index) =>
-              customerView(`c${index}`, {
-                currency: customer.currency,
-                movements: customer.movements
-                  .map((movement): Movement => ({
-                    day: START + movement.day,
-                    kind: movement.kind,
-                    subtype: fallbackSubtype(movement.kind),
-                    amount: movement.amount,
-                    scheduled: movement.scheduled,
-                    knownDay: movement.scheduled ? TODAY - 1 : null,
-                  }))
-                  .sort((a, b) => a.day - b.day),
-              }),
-            ),
-          );
-          const query = {
-            from: raw.from,
-            to: raw.from + raw.length,
-            baseCurrency: raw.baseCurrency,
-            fixedRateDay: raw.fixedRate ? raw.from + raw.length : null,
-            customers: raw.customers,
-            kinds: raw.kinds,
-            today: TODAY,
-            committed: raw.committed,
-          };
-          const direction = raw.order === 'asc' ? 1 : -1;
-          const key = (movement: ListedMovement) =>
-            raw.sort === 'date' ? movement.day : movement.amountBase;
-          const sorted = listMovements(snapshot, query, fx).sort(
-            (a, b) => (key(a) - key(b)) * direction || a.customerIndex - b.customerIndex,
-          );
-          expect(movementPage(snapshot, query, fx, raw)).toEqual(
-            sorted.slice(raw.offset, raw.offset + raw.limit),
-          );
-        },
-      ),
+      fc.property(casesArb, ({ snapshot, raw, query }) => {
+        const direction = raw.order === 'asc' ? 1 : -1;
+        const key = (movement: ListedMovement) => (raw.sort === 'date' ? movement.day : movement.amountBase);
+        const sorted = listMovements(snapshot, query, fx).sort(
+          (a, b) => (key(a) - key(b)) * direction || a.customerIndex - b.customerIndex,
+        );
+        expect(movementPage(snapshot, query, fx, raw)).toEqual(
+          sorted.slice(raw.offset, raw.offset + raw.limit),
+        );
+      }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('listedPositions', () => {
+  it('reads the same movements as the whole list, built or by column', () => {
+    fc.assert(
+      fc.property(casesArb, ({ snapshot, query }) => {
+        const list = listMovements(snapshot, query, fx);
+        const listed = listedPositions(snapshot, query, fx);
+        const { movementDay, movementCustomer } = snapshot.movements;
+        expect(listed.count).toBe(list.length);
+        list.forEach((movement, n) => {
+          expect(listed.at(n)).toEqual(movement);
+          expect(listed.amountBase(n)).toBe(movement.amountBase);
+          expect(movementDay[listed.position(n)]).toBe(movement.day);
+          expect(movementCustomer[listed.position(n)]).toBe(movement.customerIndex);
+        });
+      }),
+      { numRuns: 300 },
     );
   });
 });

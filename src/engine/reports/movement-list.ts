@@ -143,6 +143,10 @@ export interface ListedPositions {
   count: number;
   /** The `n`th kept movement, built on demand. */
   at(n: number): ListedMovement;
+  /** Where the `n`th kept movement is in the snapshot's movement columns, to read one of them. */
+  position(n: number): number;
+  /** The `n`th kept movement's `amountBase`, without building it. */
+  amountBase(n: number): number;
 }
 
 function keptPositions(
@@ -168,6 +172,8 @@ export function listedPositions(
   return {
     count: positions.length,
     at: (n) => listedAt(snapshot, amountBase, positions[n]!, befores[n]!),
+    position: (n) => positions[n]!,
+    amountBase: (n) => amountBase(positions[n]!),
   };
 }
 

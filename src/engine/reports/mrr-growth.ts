@@ -55,11 +55,12 @@ function runningSums(
       },
       fx,
     );
+    const { movementDay } = snapshot.movements;
     for (let n = 0; n < listed.count; n++) {
-      const movement = listed.at(n);
-      const first = periodStart(movement.day, 'month');
+      const day = movementDay[listed.position(n)]!;
+      const first = periodStart(day, 'month');
       const index = indexOf.get(first);
-      if (index !== undefined) byDay[index]![movement.day - first + 1]! += movement.amountBase;
+      if (index !== undefined) byDay[index]![day - first + 1]! += listed.amountBase(n);
     }
   }
   const sums = firsts.map((first, index) => {

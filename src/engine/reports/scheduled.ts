@@ -10,9 +10,14 @@ export function knownSince(knownDay: number | null, today: number): number {
   return Math.min(knownDay ?? today, today);
 }
 
+/** `knownSince` of movement `i`, read from the snapshot's columns. */
+export function knownDayOf(snapshot: Snapshot, i: number, today: number): number {
+  const known = snapshot.movementKnownDay[i]!;
+  return knownSince(known === NO_DAY ? null : known, today);
+}
+
 /** Whether movement `i` is a plan for after `day` that was already known on `day`. */
 export function pendingOn(snapshot: Snapshot, i: number, day: number, today: number): boolean {
   if (snapshot.movementScheduled[i] !== 1 || snapshot.movementDay[i]! <= day) return false;
-  const known = snapshot.movementKnownDay[i]!;
-  return knownSince(known === NO_DAY ? null : known, today) <= day;
+  return knownDayOf(snapshot, i, today) <= day;
 }
