@@ -5,7 +5,7 @@ import type { FxTable } from '../fx-table.js';
 import type { Movement } from '../types.js';
 import { bucketIndex, bucketLabel, type DayBucket } from './day-buckets.js';
 import { averageDays } from './leads-funnel.js';
-import { listMovements } from './movement-list.js';
+import { listedPositions } from './movement-list.js';
 
 export interface CancellationTimingQuery {
   from: number;
@@ -63,35 +63,39 @@ function spellStart(movements: readonly Movement[], churnDay: number): number {
   return start;
 }
 
+/** The churns of the range in day order, read from the snapshot's columns. */
+function churnsOf(snapshot: AccountSnapshot, query: CancellationTimingQuery, fx: FxTable) {
+  return listedPositions(
+    snapshot,
+    { ...query, fixedRateDay: null, kinds: new Set(['churn']), committed: false },
+    fx,
+  );
+}
+
 /** The churns of the range, newest first (ties by customer id), with how long each customer had paid. */
 export function cancellations(
   snapshot: AccountSnapshot,
   query: CancellationTimingQuery,
   fx: FxTable,
 ): Cancellation[] {
-  const churns = listMovements(
-    snapshot,
-    { ...query, fixedRateDay: null, kinds: new Set(['churn']), committed: false },
-    fx,
+  const churns = churnsOf(snapshot, query, fx);
+  return Array.from({ length: churns.count }, (_, n) => {
+    const churn = churns.at(n);
+    const customer = snapshot.customers[churn.customerIndex]!;
+    const start = spellStart(customer.movements, churn.day);
+    return {
+      date: dayString(churn.day),
+      customer_id: customer.id,
+      customer_name: customer.name,
+      customer_email: customer.email,
+      paid_start_date: dayString(start),
+      days_active: churn.day - start,
+      churned_mrr: -churn.amountBase,
+      cancel_reason: customer.cancelReason,
+    };
+  }).sort((a, b) =>
+    a.date === b.date ? (a.customer_id < b.customer_id ? -1 : 1) : a.date < b.date ? 1 : -1,
   );
-  return churns
-    .map((churn) => {
-      const customer = snapshot.customers[churn.customerIndex]!;
-      const start = spellStart(customer.movements, churn.day);
-      return {
-        date: dayString(churn.day),
-        customer_id: customer.id,
-        customer_name: customer.name,
-        customer_email: customer.email,
-        paid_start_date: dayString(start),
-        days_active: churn.day - start,
-        churned_mrr: -churn.amountBase,
-        cancel_reason: customer.cancelReason,
-      };
-    })
-    .sort((a, b) =>
-      a.date === b.date ? (a.customer_id < b.customer_id ? -1 : 1) : a.date < b.date ? 1 : -1,
-    );
 }
 
 /** How long the customers who churned in the range had been paying, by bucket of days. */
@@ -102,13 +106,18 @@ export function cancellationTimingReport(
 ): CancellationTiming {
   const counts = CANCELLATION_DAY_BUCKETS.map(() => 0);
   const mrr = CANCELLATION_DAY_BUCKETS.map(() => 0);
-  const listed = cancellations(snapshot, query, fx);
+  // Counted where the churns lie: the list of `cancellations` would be built only to be bucketed.
+  const churns = churnsOf(snapshot, query, fx);
+  const { movementCustomer, movementDay } = snapshot.movements;
   let totalDays = 0;
-  for (const cancellation of listed) {
-    const index = bucketIndex(CANCELLATION_DAY_BUCKETS, cancellation.days_active);
+  for (let n = 0; n < churns.count; n++) {
+    const position = churns.position(n);
+    const day = movementDay[position]!;
+    const days = day - spellStart(snapshot.customers[movementCustomer[position]!]!.movements, day);
+    const index = bucketIndex(CANCELLATION_DAY_BUCKETS, days);
     counts[index]! += 1;
-    mrr[index]! += cancellation.churned_mrr;
-    totalDays += cancellation.days_active;
+    mrr[index]! -= churns.amountBase(n);
+    totalDays += days;
   }
   return {
     result: CANCELLATION_DAY_BUCKETS.map((bounds, index) => ({
@@ -117,8 +126,8 @@ export function cancellationTimingReport(
       max_days: bounds[1],
       cancellations: counts[index]!,
       churned_mrr: mrr[index]!,
-      percent: percentOf(counts[index]!, listed.length),
+      percent: percentOf(counts[index]!, churns.count),
     })),
-    summary: { cancellations: listed.length, average_days: averageDays(totalDays, listed.length) },
+    summary: { cancellations: churns.count, average_days: averageDays(totalDays, churns.count) },
   };
 }
