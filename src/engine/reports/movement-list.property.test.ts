@@ -6,6 +6,7 @@ import { dayNumber } from '../days.js';
 import { FxTable } from '../fx-table.js';
 import { fallbackSubtype } from '../movement-subtypes.js';
 import type { Movement, MovementKind } from '../types.js';
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { type ListedMovement, listedPositions, listMovements, movementPage } from './movement-list.js';
 
 const START = dayNumber('2026-01-01');
@@ -108,13 +109,16 @@ describe('listedPositions', () => {
       fc.property(casesArb, ({ snapshot, query }) => {
         const list = listMovements(snapshot, query, fx);
         const listed = listedPositions(snapshot, query, fx);
-        const { movementDay, movementCustomer } = snapshot.movements;
+        const { movementDay, movementCustomer, movementAmount, movementKind } = snapshot.movements;
         expect(listed.count).toBe(list.length);
         list.forEach((movement, n) => {
           expect(listed.at(n)).toEqual(movement);
           expect(listed.amountBase(n)).toBe(movement.amountBase);
           expect(movementDay[listed.position(n)]).toBe(movement.day);
           expect(movementCustomer[listed.position(n)]).toBe(movement.customerIndex);
+          // One customer moves several times a day here: the amount and kind tell those apart.
+          expect(movementAmount[listed.position(n)]).toBe(movement.amount);
+          expect(MOVEMENT_KINDS[movementKind[listed.position(n)]!]).toBe(movement.kind);
         });
       }),
       { numRuns: 300 },
