@@ -141,10 +141,8 @@ export function createReportsService(prepare: ReportInputs) {
       // day. The list comes in day order, so reading it from the end keeps the heap still. Made
       // at every request, it builds only the movements of the page.
       const { movements } = snapshot;
-      const day = Int32Array.from(
-        { length: listed.count },
-        (_, n) => movements.movementDay[listed.position(n)]!,
-      );
+      const day = new Int32Array(listed.count);
+      for (let n = 0; n < listed.count; n++) day[n] = movements.movementDay[listed.position(n)]!;
       const known = day.map((effective, n) =>
         effective > query.today ? knownDayOf(movements, listed.position(n), query.today) : effective,
       );

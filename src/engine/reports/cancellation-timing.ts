@@ -5,7 +5,7 @@ import type { FxTable } from '../fx-table.js';
 import type { Movement } from '../types.js';
 import { bucketIndex, bucketLabel, type DayBucket } from './day-buckets.js';
 import { averageDays } from './leads-funnel.js';
-import { listedPositions } from './movement-list.js';
+import { listedChurns } from './movement-list.js';
 
 export interface CancellationTimingQuery {
   from: number;
@@ -63,22 +63,13 @@ function spellStart(movements: readonly Movement[], churnDay: number): number {
   return start;
 }
 
-/** The churns of the range in day order, read from the snapshot's columns. */
-function churnsOf(snapshot: AccountSnapshot, query: CancellationTimingQuery, fx: FxTable) {
-  return listedPositions(
-    snapshot,
-    { ...query, fixedRateDay: null, kinds: new Set(['churn']), committed: false },
-    fx,
-  );
-}
-
 /** The churns of the range, newest first (ties by customer id), with how long each customer had paid. */
 export function cancellations(
   snapshot: AccountSnapshot,
   query: CancellationTimingQuery,
   fx: FxTable,
 ): Cancellation[] {
-  const churns = churnsOf(snapshot, query, fx);
+  const churns = listedChurns(snapshot, query, fx);
   return Array.from({ length: churns.count }, (_, n) => {
     const churn = churns.at(n);
     const customer = snapshot.customers[churn.customerIndex]!;
@@ -107,7 +98,7 @@ export function cancellationTimingReport(
   const counts = CANCELLATION_DAY_BUCKETS.map(() => 0);
   const mrr = CANCELLATION_DAY_BUCKETS.map(() => 0);
   // Counted where the churns lie: the list of `cancellations` would be built only to be bucketed.
-  const churns = churnsOf(snapshot, query, fx);
+  const churns = listedChurns(snapshot, query, fx);
   const { movementCustomer, movementDay } = snapshot.movements;
   let totalDays = 0;
   for (let n = 0; n < churns.count; n++) {

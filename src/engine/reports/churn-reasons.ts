@@ -1,7 +1,7 @@
 import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import { percentOf } from '../cashflow/to-date.js';
-import { listedPositions } from './movement-list.js';
+import { listedChurns } from './movement-list.js';
 
 export interface ChurnReasonsQuery {
   from: number;
@@ -39,11 +39,7 @@ export function churnReasonsReport(
   fx: FxTable,
 ): ChurnReasons {
   // Made at every request: the churns are read where they lie, none is built as an object.
-  const churns = listedPositions(
-    snapshot,
-    { ...query, fixedRateDay: null, kinds: new Set(['churn']), committed: false },
-    fx,
-  );
+  const churns = listedChurns(snapshot, query, fx);
   const { movementCustomer } = snapshot.movements;
   const byReason = new Map<string | null, ChurnReason>();
   for (let n = 0; n < churns.count; n++) {

@@ -177,6 +177,17 @@ export function listedPositions(
   };
 }
 
+const CHURNS: ReadonlySet<MovementKind> = new Set(['churn']);
+
+/** The churns of `[from, to]` that have happened, converted at each one's day: the churn reports' list. */
+export function listedChurns(
+  snapshot: AccountSnapshot,
+  query: Pick<MovementListQuery, 'from' | 'to' | 'today' | 'baseCurrency' | 'customers'>,
+  fx: FxTable,
+): ListedPositions {
+  return listedPositions(snapshot, { ...query, fixedRateDay: null, kinds: CHURNS, committed: false }, fx);
+}
+
 /**
  * One page of `listMovements` sorted by `order` (ties as a stable sort leaves them): the
  * movements are compared by position and key, and only the page is built.
