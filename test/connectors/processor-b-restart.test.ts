@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { startFakeChargebee } from '../fakes/chargebee-server.js';
 import { chargebeeData } from '../helpers/chargebee-account.js';
-import { expectResumesAfterKill, pageReads, restartSystem } from '../helpers/connector-restart.js';
+import {
+  expectResumesAfterKill,
+  pageReads,
+  restartSystem,
+  SERVER_TODAY,
+} from '../helpers/connector-restart.js';
 import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -17,7 +22,7 @@ const INVOICE_PAGE_READS = /^GET \/api\/v2\/(invoices|credit_notes|transactions|
  * stored `next_offset`.
  */
 describe.each(STORE_KINDS)('a Chargebee import killed with SIGKILL on %s', (kind) => {
-  const customers = generateAccount(250, '2026-11-23', 99);
+  const customers = generateAccount(250, SERVER_TODAY, 99);
   // Slow enough that the kill lands between invoice pages (100 invoices a page).
   const system = restartSystem(kind, 'CHARGEBEE', () =>
     startFakeChargebee(chargebeeData(customers), SITE, API_KEY, { latencyMs: 100 }),
