@@ -94,6 +94,8 @@ export function startServer(options: ServerOptions): Promise<Server> {
       // The load test sends far more than a client should: it measures what the server can serve.
       RATE_LIMIT_PER_MINUTE: '0',
       WORKERS: String(workers),
+      // As `npm start` sets it (docs/operations.md, "Memory"): the memory measured is the deployed one.
+      MALLOC_MMAP_THRESHOLD_: '131072',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
