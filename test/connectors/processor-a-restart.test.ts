@@ -3,16 +3,16 @@ import { startFakeStripe } from '../fakes/stripe-server.js';
 import {
   expectResumesAfterKill,
   pageReads,
+  restartAccount,
   restartSystem,
-  SERVER_TODAY,
 } from '../helpers/connector-restart.js';
-import { generateAccount, stripeData } from '../helpers/stripe-account.js';
+import { stripeData } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'rk_test_restart';
 
 describe.each(STORE_KINDS)('a Stripe import killed with SIGKILL on %s', (kind) => {
-  const customers = generateAccount(250, SERVER_TODAY, 99);
+  const customers = restartAccount();
   // Slow enough that the kill lands in the middle of the invoices.
   const system = restartSystem(kind, 'STRIPE', () =>
     startFakeStripe(stripeData(customers), API_KEY, { latencyMs: 3 }),

@@ -4,10 +4,9 @@ import { chargebeeData } from '../helpers/chargebee-account.js';
 import {
   expectResumesAfterKill,
   pageReads,
+  restartAccount,
   restartSystem,
-  SERVER_TODAY,
 } from '../helpers/connector-restart.js';
-import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const SITE = 'fake-books-test';
@@ -22,7 +21,7 @@ const INVOICE_PAGE_READS = /^GET \/api\/v2\/(invoices|credit_notes|transactions|
  * stored `next_offset`.
  */
 describe.each(STORE_KINDS)('a Chargebee import killed with SIGKILL on %s', (kind) => {
-  const customers = generateAccount(250, SERVER_TODAY, 99);
+  const customers = restartAccount();
   // Slow enough that the kill lands between invoice pages (100 invoices a page).
   const system = restartSystem(kind, 'CHARGEBEE', () =>
     startFakeChargebee(chargebeeData(customers), SITE, API_KEY, { latencyMs: 100 }),

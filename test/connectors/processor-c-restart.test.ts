@@ -3,11 +3,10 @@ import { startFakeRecurly } from '../fakes/recurly-server.js';
 import {
   expectResumesAfterKill,
   pageReads,
+  restartAccount,
   restartSystem,
-  SERVER_TODAY,
 } from '../helpers/connector-restart.js';
 import { recurlyData } from '../helpers/recurly-account.js';
-import { generateAccount } from '../helpers/stripe-account.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const API_KEY = 'recurly_private_restart';
@@ -18,7 +17,7 @@ const API_KEY = 'recurly_private_restart';
  * `next` link.
  */
 describe.each(STORE_KINDS)('a Recurly import killed with SIGKILL on %s', (kind) => {
-  const customers = generateAccount(250, SERVER_TODAY, 99);
+  const customers = restartAccount();
   // Slow enough that the kill lands between invoice pages (200 invoices a page).
   const system = restartSystem(kind, 'RECURLY', () =>
     startFakeRecurly(recurlyData(customers), API_KEY, { latencyMs: 250 }),

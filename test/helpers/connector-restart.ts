@@ -4,19 +4,21 @@ import type { StoreKind } from '../../src/store/db.js';
 import { MRR_URL } from './connector-tests.js';
 import { type ServerProcess, startServer, stopServer, storeEnv } from './server-process.js';
 import { createTestLocation, type TestLocation } from './stores.js';
-import { type Customer, dataRecords } from './stripe-account.js';
+import { type Customer, dataRecords, generateAccount } from './stripe-account.js';
 
 // The restart tests of the connectors: the server as deployed (src/main.ts, the system's API
 // address from the environment) importing from a fake, killed with SIGKILL in the middle of the
 // invoices, and a second process that resumes from the stored page.
 
 /**
- * The day the accounts of these tests are billed up to: the server's, since it runs on the real
- * clock. After its pages an import re-reads every customer whose last billed period ended before
- * the server's today (docs/connectors.md, "Removed items"); an account billed up to a fixed day
- * would have more of them each day the suite runs, until the re-reads outlast the test.
+ * The account the restart tests import, billed up to the server's today since it runs on the
+ * real clock. After its pages an import re-reads every customer whose last billed period ended
+ * before the server's today (docs/connectors.md, "Removed items"); an account billed up to a
+ * fixed day would have more of them each day the suite runs, until the re-reads outlast the test.
  */
-export const SERVER_TODAY = new Date().toISOString().slice(0, 10);
+export function restartAccount(): Customer[] {
+  return generateAccount(250, new Date().toISOString().slice(0, 10), 99);
+}
 
 export async function request(
   server: ServerProcess,
