@@ -8,7 +8,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs', 'src/store/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

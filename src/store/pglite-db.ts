@@ -1,58 +1,158 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import type { Db, Queryable, Row } from './db.js';
-import { typeParsers } from './db.js';
+import type { CrossedError, PgliteCall, PgliteReply, PgliteWorkerData } from './pglite-protocol.js';
 
-/**
- * PGlite runs each statement synchronously on this thread, and a chain of awaited statements
- * resolves through microtasks alone, so a refresh of many statements would hold the event loop
- * from its first to its last: no request, not even /health, was read meanwhile. Each statement
- * first lets the loop run what is waiting, which bounds a pause to one statement.
- */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** The text of `COPY (sql)`, whole; the answer's blob is dropped once read, before the caller works on the text. */
-async function copiedOut(target: PGlite | Transaction, sql: string): Promise<Buffer> {
-  await yieldToLoop();
-  const { blob } = await target.query(`copy (${sql}) to '/dev/blob'`);
-  return blob ? Buffer.from(await blob.arrayBuffer()) : Buffer.alloc(0);
+/** An error thrown in the store's thread, with the database's fields (`code`, `detail`, ...) it carried. */
+function uncrossed({ name, message, fields }: CrossedError): Error {
+  return Object.assign(new Error(message), fields, { name });
 }
 
-function wrap(target: PGlite | Transaction): Queryable {
+const pgliteFile = (name: string) =>
+  readFile(createRequire(import.meta.url).resolve(`@electric-sql/pglite/${name}`));
+let compiled: Promise<Pick<PgliteWorkerData, 'pgliteWasmModule' | 'initdbWasmModule'>> | undefined;
+
+/**
+ * PGlite's two WebAssembly modules, compiled once per process and handed to every store thread,
+ * which shares their code: a thread that compiled its own took twice as long to open a store
+ * (about 4 s against 2), every time, which the tests, opening hundreds, would pay.
+ */
+function compiledModules() {
+  compiled ??= Promise.all([pgliteFile('pglite.wasm'), pgliteFile('initdb.wasm')]).then(
+    async ([pglite, initdb]) => ({
+      pgliteWasmModule: await WebAssembly.compile(pglite),
+      initdbWasmModule: await WebAssembly.compile(initdb),
+    }),
+  );
+  return compiled;
+}
+
+/**
+ * The store thread's young generation, in MiB. Its objects are rows on their way to this thread,
+ * garbage at once; with V8's default (16 MiB semi-spaces) the thread held about 60 MiB more
+ * through the benchmark at 100,000 customers (docs/performance.md, "The embedded store on its
+ * own thread").
+ */
+const STORE_THREAD_YOUNG_MB = 4;
+
+/**
+ * The store's thread runs the same module kind as this one: compiled JavaScript once built, and
+ * TypeScript through tsx when run from the sources (development, tests, the benchmark).
+ */
+async function startWorker(pgdata: string | undefined): Promise<Worker> {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = fromSources ? './pglite-worker-from-sources.mjs' : './pglite-worker.js';
+  const workerData: PgliteWorkerData = { pgdata, ...(await compiledModules()) };
+  return new Worker(new URL(entry, import.meta.url), {
+    workerData,
+    resourceLimits: { maxYoungGenerationSizeMb: STORE_THREAD_YOUNG_MB },
+  });
+}
+
+/** Sends calls to the store's thread and matches its answers to them. */
+class StoreThread {
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  private readonly listeners = new Map<number, (payload: string) => void>();
+  private nextId = 1;
+  /** Why the thread can take no more calls, once it cannot. */
+  private gone: Error | undefined;
+
+  constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: PgliteReply) => this.received(reply));
+    worker.on('error', (error) => this.stop(error));
+    worker.on('exit', (code) => this.stop(new Error(`The embedded store's thread exited with ${code}`)));
+    // Idle, the thread keeps the process alive no more than an idle socket would.
+    worker.unref();
+  }
+
+  /** Resolves once the database is open, rejects with why it could not open. */
+  ready(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.worker.ref();
+      this.worker.once('message', (reply: PgliteReply) => {
+        this.worker.unref();
+        if (reply.kind === 'failed') reject(uncrossed(reply.error));
+        else resolve();
+      });
+      this.worker.once('error', reject);
+    });
+  }
+
+  get open(): boolean {
+    return this.gone === undefined;
+  }
+
+  call<T>(call: PgliteCall): Promise<T> {
+    if (this.gone) return Promise.reject(this.gone);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    this.worker.postMessage({ id, call });
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    });
+  }
+
+  listen(listener: number, onPayload: (payload: string) => void): void {
+    this.listeners.set(listener, onPayload);
+  }
+
+  unlisten(listener: number): void {
+    this.listeners.delete(listener);
+  }
+
+  async terminate(): Promise<void> {
+    this.stop(new Error('The embedded store is closed'));
+    await this.worker.terminate();
+  }
+
+  private received(reply: PgliteReply): void {
+    if (reply.kind === 'notify') {
+      this.listeners.get(reply.listener)?.(reply.payload);
+      return;
+    }
+    if (reply.kind !== 'answer' && reply.kind !== 'error') return;
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (reply.kind === 'answer') waiting.resolve(reply.value);
+    else waiting.reject(uncrossed(reply.error));
+  }
+
+  private stop(error: Error): void {
+    if (this.gone) return;
+    this.gone = error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+    this.worker.unref();
+  }
+}
+
+function over(thread: StoreThread, tx?: number): Queryable {
   return {
-    query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
-      await yieldToLoop();
-      const result = await target.query<T>(sql, params as unknown[]);
-      return result.rows;
-    },
+    query: <T = Row>(sql: string, params: readonly unknown[] = []) =>
+      thread.call<T[]>({ op: 'query', tx, sql, params }),
     exec: async (sql: string) => {
-      await yieldToLoop();
-      await target.exec(sql);
+      await thread.call({ op: 'exec', tx, sql });
     },
     async *copyText(sql) {
-      yield await copiedOut(target, sql);
+      yield Buffer.from(await thread.call<ArrayBuffer>({ op: 'copyOut', tx, sql }));
     },
     copyCsv: async (table, columns, csv) => {
-      await yieldToLoop();
-      await target.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob' with (format csv)`, [], {
-        blob: new Blob([csv]),
-      });
+      await thread.call({ op: 'copyIn', tx, table, columns, csv });
     },
   };
 }
 
 /**
- * PostgreSQL's default of 128 MB of shared buffers is, in WASM, memory of this process that the
- * start already touches whole and never gives back. The operating system's file cache under the
- * data directory keeps what the buffers no longer hold: with an eighth of them the ingest and the
- * first reports took as long (docs/performance.md, "The embedded store's memory").
- */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-
-/**
- * Opens the embedded store. With a directory the data persists there (one process at a
- * time, enforced by a lock file); without one it lives in memory, which tests use.
+ * Opens the embedded store on its own thread. With a directory the data persists there (one
+ * process at a time, enforced by a lock file); without one it lives in memory, which tests use.
  */
 export async function openPgliteDb(dataDir?: string): Promise<Db> {
   let release = () => {};
@@ -60,45 +160,59 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     mkdirSync(dataDir, { recursive: true });
     release = await acquireDataDirLock(dataDir);
   }
-  let pglite: PGlite;
+  const thread = new StoreThread(await startWorker(dataDir ? `${dataDir}/pgdata` : undefined));
   try {
-    pglite = await PGlite.create(dataDir ? `${dataDir}/pgdata` : undefined, {
-      parsers: typeParsers,
-      startParams: START_PARAMS,
-    });
+    await thread.ready();
   } catch (error) {
+    await thread.terminate();
     release();
     throw error;
   }
-  const root = wrap(pglite);
   return {
     kind: 'pglite',
-    ...root,
-    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    ...over(thread),
+    transaction: async (fn) => {
+      const tx = await thread.call<number>({ op: 'begin' });
+      let result: Awaited<ReturnType<typeof fn>>;
+      try {
+        result = await fn(over(thread, tx));
+      } catch (error) {
+        await thread.call({ op: 'end', tx, commit: false });
+        throw error;
+      }
+      await thread.call({ op: 'end', tx, commit: true });
+      return result;
+    },
     // Not a query: the embedded store has one connection, so a query would wait behind any
     // transaction under way and /health would report an import as an outage. The database
-    // runs in this process: open is reachable.
+    // runs in this process: a thread that still takes calls is reachable.
     async ping() {
-      if (pglite.closed || !pglite.ready) throw new Error('The embedded store is not open');
+      if (!thread.open) throw new Error('The embedded store is not open');
     },
     // One process, no connection to lose.
     listen: async (channel, onPayload) => {
-      const unlisten = await pglite.listen(channel, onPayload);
-      return () => unlisten();
+      const listener = await thread.call<number>({ op: 'listen', channel });
+      thread.listen(listener, onPayload);
+      return async () => {
+        thread.unlisten(listener);
+        await thread.call({ op: 'unlisten', listener });
+      };
     },
     jobQueueDb: {
-      async executeSql(text, values) {
-        await yieldToLoop();
-        // Scripts (pg-boss's migrations and maintenance) come without values; the last
-        // statement's rows answer them, as the only statement's rows answer a plain one.
-        if (values === undefined) return { rows: (await pglite.exec(text)).at(-1)?.rows ?? [] };
-        return { rows: (await pglite.query<Row>(text, values)).rows };
-      },
+      // Scripts (pg-boss's migrations and maintenance) come without values; the last
+      // statement's rows answer them, as the only statement's rows answer a plain one.
+      executeSql: async (text, values) => ({
+        rows:
+          values === undefined
+            ? await thread.call<Row[]>({ op: 'exec', sql: text })
+            : await thread.call<Row[]>({ op: 'query', sql: text, params: values }),
+      }),
       // Only this process opens the store.
       exclusively: (fn) => fn(),
     },
     async close() {
-      await pglite.close();
+      await thread.call({ op: 'close' });
+      await thread.terminate();
       release();
     },
   };
