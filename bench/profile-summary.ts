@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 
 /**
  * Where a server spent its time, from a V8 CPU profile (`npm run bench -- --cpu-prof DIR`
- * writes one per server process): self time by module and by function, and the time spent
+ * writes one per thread of each server process: the service's, and the embedded store's): self time by module and by function, and the time spent
  * inside each of the project's own functions, callees included, which tells the phases apart
  * (the writes, the metrics refresh, the reports). FROM and TO keep the samples of that window,
  * in seconds since the profile started (the server process's start).
@@ -78,13 +78,17 @@ function print(title: string, sums: Map<string, number>) {
 const parents = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
 
-/** Time inside each src/ function, callees included, counted once per sample however deep the recursion. */
+/** The service's own code: its sources, or their build, which the benchmark's server runs. */
+const ownCode = (url: string) =>
+  url.startsWith('file://') && /^(src|dist)\//.test(relative(process.cwd(), new URL(url).pathname));
+
+/** Time inside each of the service's functions, callees included, counted once per sample however deep the recursion. */
 function inclusiveInSource(): Map<string, number> {
   const sums = new Map<string, number>();
   profile.samples.forEach((id, index) => {
     const seen = new Set<string>();
     for (let node = nodes.get(id); node; node = nodes.get(parents.get(node.id) ?? -1)) {
-      if (node.callFrame.url.includes('/src/')) seen.add(where(node));
+      if (ownCode(node.callFrame.url)) seen.add(where(node));
     }
     for (const name of seen) sums.set(name, (sums.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
   });
@@ -94,4 +98,4 @@ function inclusiveInSource(): Map<string, number> {
 process.stdout.write(`${(totalMs / 1000).toFixed(1)} s sampled\n`);
 print('module', tally(moduleOf));
 print('function', tally(where));
-print('src/ function, callees included', inclusiveInSource());
+print('service function (src/ or dist/), callees included', inclusiveInSource());

@@ -40,7 +40,7 @@ const USAGE = `npm run bench -- [options]
   --shape-customers N  customers of the smaller other-shape import whose first report is timed,
                        the larger has twice as many (default: half of --customers, at most 5000)
   --postgres-url URL   server to create the database on (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
-  --cpu-prof DIR       write a V8 CPU profile of each server process into DIR
+  --cpu-prof DIR       write V8 CPU profiles of each server process into DIR, one per thread
   --out DIR            where the markdown goes (default bench/results)
 `;
 

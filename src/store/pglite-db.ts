@@ -21,12 +21,16 @@ let compiled: Promise<Pick<PgliteWorkerData, 'pgliteWasmModule' | 'initdbWasmMod
  * (about 4 s against 2), every time, which the tests, opening hundreds, would pay.
  */
 function compiledModules() {
-  compiled ??= Promise.all([pgliteFile('pglite.wasm'), pgliteFile('initdb.wasm')]).then(
-    async ([pglite, initdb]) => ({
-      pgliteWasmModule: await WebAssembly.compile(pglite),
-      initdbWasmModule: await WebAssembly.compile(initdb),
-    }),
-  );
+  if (!compiled) {
+    compiled = Promise.all([pgliteFile('pglite.wasm'), pgliteFile('initdb.wasm')]).then(
+      async ([pglite, initdb]) => ({
+        pgliteWasmModule: await WebAssembly.compile(pglite),
+        initdbWasmModule: await WebAssembly.compile(initdb),
+      }),
+    );
+    // A failed read or compile is tried again at the next open.
+    compiled.catch(() => (compiled = undefined));
+  }
   return compiled;
 }
 
@@ -60,28 +64,31 @@ class StoreThread {
   >();
   private readonly listeners = new Map<number, (payload: string) => void>();
   private nextId = 1;
+  private state: 'opening' | 'open' | 'closing' = 'opening';
+  private opening: { resolve: () => void; reject: (error: Error) => void } | undefined;
   /** Why the thread can take no more calls, once it cannot. */
   private gone: Error | undefined;
 
   constructor(private readonly worker: Worker) {
     worker.on('message', (reply: PgliteReply) => this.received(reply));
-    worker.on('error', (error) => this.stop(error));
-    worker.on('exit', (code) => this.stop(new Error(`The embedded store's thread exited with ${code}`)));
+    worker.on('error', (error) => this.ended(error));
+    worker.on('exit', (code) => this.ended(new Error(`The embedded store's thread exited with ${code}`)));
     // Idle, the thread keeps the process alive no more than an idle socket would.
     worker.unref();
   }
 
   /** Resolves once the database is open, rejects with why it could not open. */
-  ready(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.worker.ref();
-      this.worker.once('message', (reply: PgliteReply) => {
-        this.worker.unref();
-        if (reply.kind === 'failed') reject(uncrossed(reply.error));
-        else resolve();
+  async ready(): Promise<void> {
+    this.worker.ref();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.opening = { resolve, reject };
       });
-      this.worker.once('error', reject);
-    });
+      this.state = 'open';
+    } finally {
+      this.opening = undefined;
+      this.worker.unref();
+    }
   }
 
   get open(): boolean {
@@ -91,9 +98,10 @@ class StoreThread {
   call<T>(call: PgliteCall): Promise<T> {
     if (this.gone) return Promise.reject(this.gone);
     const id = this.nextId++;
-    if (this.pending.size === 0) this.worker.ref();
-    this.worker.postMessage({ id, call });
     return new Promise<T>((resolve, reject) => {
+      // A parameter structured clone refuses (a function, say) fails this call alone.
+      this.worker.postMessage({ id, call });
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
     });
   }
@@ -107,22 +115,43 @@ class StoreThread {
   }
 
   async terminate(): Promise<void> {
+    this.state = 'closing';
     this.stop(new Error('The embedded store is closed'));
     await this.worker.terminate();
   }
 
   private received(reply: PgliteReply): void {
-    if (reply.kind === 'notify') {
-      this.listeners.get(reply.listener)?.(reply.payload);
-      return;
+    switch (reply.kind) {
+      case 'ready':
+        this.opening?.resolve();
+        return;
+      case 'failed':
+        this.opening?.reject(uncrossed(reply.error));
+        return;
+      case 'notify':
+        this.listeners.get(reply.listener)?.(reply.payload);
+        return;
     }
-    if (reply.kind !== 'answer' && reply.kind !== 'error') return;
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker.unref();
     if (reply.kind === 'answer') waiting.resolve(reply.value);
     else waiting.reject(uncrossed(reply.error));
+  }
+
+  /**
+   * The thread ended. Opening, that is why it could not open; open, it is a fault (the database
+   * gone with it), which ends the process as an uncaught error does, to be started again rather
+   * than serve errors without a store.
+   */
+  private ended(error: Error): void {
+    this.stop(error);
+    if (this.state === 'opening') this.opening?.reject(error);
+    if (this.state !== 'open') return;
+    process.nextTick(() => {
+      throw new Error(`The embedded store's thread ended: ${error.message}`, { cause: error });
+    });
   }
 
   private stop(error: Error): void {
@@ -132,6 +161,18 @@ class StoreThread {
     this.pending.clear();
     this.worker.unref();
   }
+}
+
+/** The store's thread with its database open; a thread that could not open it is ended. */
+async function openThread(pgdata: string | undefined): Promise<StoreThread> {
+  const thread = new StoreThread(await startWorker(pgdata));
+  try {
+    await thread.ready();
+  } catch (error) {
+    await thread.terminate();
+    throw error;
+  }
+  return thread;
 }
 
 function over(thread: StoreThread, tx?: number): Queryable {
@@ -160,11 +201,10 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     mkdirSync(dataDir, { recursive: true });
     release = await acquireDataDirLock(dataDir);
   }
-  const thread = new StoreThread(await startWorker(dataDir ? `${dataDir}/pgdata` : undefined));
+  let thread: StoreThread;
   try {
-    await thread.ready();
+    thread = await openThread(dataDir ? `${dataDir}/pgdata` : undefined);
   } catch (error) {
-    await thread.terminate();
     release();
     throw error;
   }
@@ -211,9 +251,12 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
       exclusively: (fn) => fn(),
     },
     async close() {
-      await thread.call({ op: 'close' });
-      await thread.terminate();
-      release();
+      try {
+        await thread.call({ op: 'close' });
+      } finally {
+        await thread.terminate();
+        release();
+      }
     },
   };
 }

@@ -145,10 +145,15 @@ async function answer(call: PgliteCall): Promise<[unknown, ArrayBuffer[]]> {
   }
 }
 
-port.on('message', ({ id, call }: PgliteRequest) => {
-  answer(call).then(
-    ([value, transfer]) => post({ kind: 'answer', id, value }, transfer),
-    (error: unknown) => post({ kind: 'error', id, error: crossed(error) }),
-  );
-});
+async function reply({ id, call }: PgliteRequest): Promise<void> {
+  try {
+    const [value, transfer] = await answer(call);
+    post({ kind: 'answer', id, value }, transfer);
+  } catch (error) {
+    // The call's own failure, or an answer structured clone refuses: either fails this call alone.
+    post({ kind: 'error', id, error: crossed(error) });
+  }
+}
+
+port.on('message', (request: PgliteRequest) => void reply(request));
 post({ kind: 'ready' });

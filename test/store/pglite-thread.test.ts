@@ -95,6 +95,13 @@ describe('the embedded store on its own thread', () => {
     expect(payloads).toEqual(['first']);
   });
 
+  it('fails a call whose parameters cannot cross to the thread, and only that call', async () => {
+    await expect(db.query('select $1::text as value', [() => 'a function'])).rejects.toThrow(
+      /could not be cloned/,
+    );
+    expect(await db.query('select $1::text as value', ['text'])).toEqual([{ value: 'text' }]);
+  });
+
   it('refuses calls once closed', async () => {
     const closed = await openPgliteDb();
     await closed.close();
