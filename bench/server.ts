@@ -30,7 +30,7 @@ export interface Server {
 export interface ServerOptions {
   /** DATA_DIR for PGlite or DATABASE_URL for PostgreSQL. */
   env: NodeJS.ProcessEnv;
-  /** Writes a V8 CPU profile of the server's whole life into this folder. */
+  /** Writes V8 CPU profiles of the server's whole life into this folder, one per thread. */
   cpuProfileDir?: string | undefined;
   /** WORKERS: server processes behind one cluster primary (PostgreSQL only); default 1. */
   workers?: number;

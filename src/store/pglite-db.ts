@@ -36,15 +36,15 @@ function compiledModules() {
 
 /**
  * The store thread's young generation, in MiB. Its objects are rows on their way to this thread,
- * garbage at once; with V8's default (16 MiB semi-spaces) the thread held about 60 MiB more
- * through the benchmark at 100,000 customers (docs/performance.md, "The embedded store on its
- * own thread").
+ * garbage at once; with V8's default (16 MiB semi-spaces) the process held 30 to 80 MiB more
+ * through one run of the benchmark at 100,000 customers (docs/performance.md, "The embedded
+ * store on its own thread").
  */
 const STORE_THREAD_YOUNG_MB = 4;
 
 /**
  * The store's thread runs the same module kind as this one: compiled JavaScript once built, and
- * TypeScript through tsx when run from the sources (development, tests, the benchmark).
+ * TypeScript through tsx when run from the sources (development, tests).
  */
 async function startWorker(pgdata: string | undefined): Promise<Worker> {
   const fromSources = import.meta.url.endsWith('.ts');
