@@ -3,10 +3,11 @@ import { relative } from 'node:path';
 
 /**
  * Where a server spent its time, from a V8 CPU profile (`npm run bench -- --cpu-prof DIR`
- * writes one per thread of each server process: the service's, and the embedded store's): self time by module and by function, and the time spent
- * inside each of the project's own functions, callees included, which tells the phases apart
- * (the writes, the metrics refresh, the reports). FROM and TO keep the samples of that window,
- * in seconds since the profile started (the server process's start).
+ * writes one per thread of each server process: the service's, and the embedded store's): self
+ * time by module and by function, and the time spent inside each of the project's own functions,
+ * callees included, which tells the phases apart (the writes, the metrics refresh, the reports).
+ * FROM and TO keep the samples of that window, in seconds since the profile started (the server
+ * process's start).
  * Usage: npm run bench:profile -- FILE [TOP] [FROM TO]
  */
 
@@ -82,7 +83,10 @@ for (const node of profile.nodes) for (const child of node.children ?? []) paren
 const ownCode = (url: string) =>
   url.startsWith('file://') && /^(src|dist)\//.test(relative(process.cwd(), new URL(url).pathname));
 
-/** Time inside each of the service's functions, callees included, counted once per sample however deep the recursion. */
+/**
+ * Time inside each of the service's functions, callees included, counted once per sample however
+ * deep the recursion.
+ */
 function inclusiveInSource(): Map<string, number> {
   const sums = new Map<string, number>();
   profile.samples.forEach((id, index) => {

@@ -147,7 +147,7 @@ class StoreThread {
    */
   private ended(error: Error): void {
     this.stop(error);
-    if (this.state === 'opening') this.opening?.reject(error);
+    this.opening?.reject(error);
     if (this.state !== 'open') return;
     process.nextTick(() => {
       throw new Error(`The embedded store's thread ended: ${error.message}`, { cause: error });
