@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CopyRow, eachCopyRow, groupKey } from './copy-text.js';
+import { type CopyRow, eachCopyRow, groupKey, lastCopyRow } from './copy-text.js';
 
 /** `text` as chunks of `size` bytes: lines, fields and multi-byte characters split anywhere. */
 async function* chunks(text: string, size: number): AsyncGenerator<Buffer> {
@@ -59,5 +59,17 @@ describe('eachCopyRow', () => {
     await expect(rows('12a\n', 64, (row) => row.integer(0))).rejects.toThrow(/not an integer/);
     await expect(rows('-\n', 64, (row) => row.integer(0))).rejects.toThrow(/not an integer/);
     await expect(rows('a\tb', 64, (row) => row.string(0))).rejects.toThrow(/ended inside a row/);
+  });
+});
+
+describe('lastCopyRow', () => {
+  it('finds the last row of text held whole, or none in empty text', () => {
+    expect(lastCopyRow(Buffer.from(TEXT))?.string(3)).toBe('Été 🌍 ünïcode');
+    // An escaped newline inside a field does not end the row.
+    expect(lastCopyRow(Buffer.from(TEXT.split('\n').slice(0, 2).join('\n') + '\n'))?.string(3)).toBe(
+      'Tab\there, line\nbreak, back\\slash',
+    );
+    expect(lastCopyRow(Buffer.from('only\trow\n'))?.string(1)).toBe('row');
+    expect(lastCopyRow(Buffer.alloc(0))).toBeNull();
   });
 });

@@ -125,12 +125,23 @@ export class CopyRow {
 }
 
 /**
+ * The last row of COPY text held whole in `bytes` (ending with its newline), or null when it
+ * holds none.
+ */
+export function lastCopyRow(bytes: Buffer): CopyRow | null {
+  if (bytes.length === 0) return null;
+  const row = new CopyRow();
+  row.set(bytes, bytes.lastIndexOf(NEWLINE, bytes.length - 2) + 1, bytes.length - 1);
+  return row;
+}
+
+/**
  * Calls `visit` with each row of COPY text arriving in `chunks` (split anywhere), the same
  * `CopyRow` each time, pointed at the next line. Tabs and newlines are single bytes that never
  * occur inside a multi-byte UTF-8 character, so a line is found in the bytes before decoding.
  */
 export async function eachCopyRow(
-  chunks: AsyncIterable<Buffer>,
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   visit: (row: CopyRow) => void,
 ): Promise<void> {
   const row = new CopyRow();

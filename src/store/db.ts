@@ -16,10 +16,10 @@ export interface Queryable {
   /**
    * The rows of `COPY (select ...) TO STDOUT` in COPY's text format, as bytes in chunks split
    * anywhere. COPY takes no parameters: the caller writes values into `sql` as literals it has
-   * checked. PostgreSQL's streams the rows as the caller consumes them, in a transaction of its
-   * own with `settings` (`set local`) and a time limit of minutes rather than seconds (a whole
-   * table read at the caller's pace); PGlite's gives the whole answer at once and ignores
-   * `settings`, so large reads there go by pages (`streamsCopy`).
+   * checked. It runs in a transaction of its own with `settings` (`set local`); outside any
+   * transaction only. PostgreSQL's streams the rows as the caller consumes them, with a time
+   * limit of minutes rather than seconds (a whole table read at the caller's pace); PGlite's
+   * gives the whole answer at once, so large reads there go by pages (`streamsCopy`).
    */
   copyText?: (sql: string, settings?: Readonly<Record<string, string>>) => AsyncIterable<Buffer>;
   /** Whether `copyText` streams its rows (PostgreSQL) rather than answering whole (PGlite). */

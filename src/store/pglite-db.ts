@@ -182,9 +182,6 @@ function over(thread: StoreThread, tx?: number): Queryable {
     exec: async (sql: string) => {
       await thread.call({ op: 'exec', tx, sql });
     },
-    async *copyText(sql) {
-      yield Buffer.from(await thread.call<ArrayBuffer>({ op: 'copyOut', tx, sql }));
-    },
     copyCsv: async (table, columns, csv) => {
       await thread.call({ op: 'copyIn', tx, table, columns, csv });
     },
@@ -211,6 +208,10 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     ...over(thread),
+    // Outside any transaction, as PostgreSQL's: a read that sets its own settings needs its own.
+    async *copyText(sql, settings = {}) {
+      yield Buffer.from(await thread.call<ArrayBuffer>({ op: 'copyOut', sql, settings }));
+    },
     transaction: async (fn) => {
       const tx = await thread.call<number>({ op: 'begin' });
       let result: Awaited<ReturnType<typeof fn>>;

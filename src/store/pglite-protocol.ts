@@ -6,7 +6,7 @@
 export type PgliteCall =
   | { op: 'query'; tx?: number; sql: string; params: readonly unknown[] }
   | { op: 'exec'; tx?: number; sql: string }
-  | { op: 'copyOut'; tx?: number; sql: string }
+  | { op: 'copyOut'; sql: string; settings: Readonly<Record<string, string>> }
   | { op: 'copyIn'; tx?: number; table: string; columns: readonly string[]; csv: string }
   | { op: 'begin' }
   | { op: 'end'; tx: number; commit: boolean }

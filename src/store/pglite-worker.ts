@@ -102,6 +102,20 @@ async function end(id: number, commit: boolean): Promise<void> {
   }
 }
 
+/**
+ * The rows of `select` as COPY text, read under `settings`. The read runs in a transaction of its
+ * own, as PostgreSQL's does: the settings are local to it, and PGlite runs nothing else until it
+ * ends, so no other statement is planned under them.
+ */
+function copyOut(select: string, settings: Readonly<Record<string, string>>): Promise<ArrayBuffer> {
+  return pglite.transaction(async (tx) => {
+    for (const [name, value] of Object.entries(settings))
+      await tx.query('select set_config($1, $2, true)', [name, value]);
+    const { blob } = await tx.query(`copy (${select}) to '/dev/blob'`);
+    return blob ? await blob.arrayBuffer() : new ArrayBuffer(0);
+  });
+}
+
 /** The answer to one call, and the buffers it hands over rather than copies. */
 async function answer(call: PgliteCall): Promise<[unknown, ArrayBuffer[]]> {
   switch (call.op) {
@@ -111,8 +125,7 @@ async function answer(call: PgliteCall): Promise<[unknown, ArrayBuffer[]]> {
       // Scripts answer with their last statement's rows (pg-boss's maintenance reads them).
       return [(await target(call.tx).exec(call.sql)).at(-1)?.rows ?? [], []];
     case 'copyOut': {
-      const { blob } = await target(call.tx).query(`copy (${call.sql}) to '/dev/blob'`);
-      const bytes = blob ? await blob.arrayBuffer() : new ArrayBuffer(0);
+      const bytes = await copyOut(call.sql, call.settings);
       return [bytes, [bytes]];
     }
     case 'copyIn':

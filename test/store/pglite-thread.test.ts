@@ -82,6 +82,14 @@ describe('the embedded store on its own thread', () => {
     expect(Buffer.concat(chunks).toString()).toBe('1\tone\n2\ttwo, with a comma\n');
   });
 
+  it('reads COPY text under its own settings, which no later statement keeps', async () => {
+    const setting = "select current_setting('enable_nestloop') as value";
+    const chunks: Buffer[] = [];
+    for await (const chunk of db.copyText?.(setting, { enable_nestloop: 'off' }) ?? []) chunks.push(chunk);
+    expect(Buffer.concat(chunks).toString()).toBe('off\n');
+    expect(await db.query(setting)).toEqual([{ value: 'on' }]);
+  });
+
   it('delivers notifications until the listener stops', async () => {
     const payloads: string[] = [];
     const unlisten = await db.listen(
