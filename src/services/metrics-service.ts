@@ -26,8 +26,11 @@ import { customerHistory, plansByKey } from './customer-history.js';
 import type { Clock } from './clock.js';
 import type { FxService } from './fx-service.js';
 import { servedStale } from './read-freshness.js';
-import { changedSince, DERIVED_CHANGES_KEPT_S, readVersionOf } from './snapshot-changes.js';
+import { changedSince, DERIVED_CHANGES_KEPT_S, type ReadVersion, readVersionOf } from './snapshot-changes.js';
 import { today } from './report-context.js';
+
+/** A data version, and when it was read. */
+type ReadPoint = Omit<ReadVersion, 'customers'>;
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
 const BATCH = 500;
@@ -287,40 +290,51 @@ export function createMetricsService(
   }
 
   /**
-   * The customers of a snapshot of `version`: the held snapshot's, patched with the customers
-   * re-derived since its version, or the whole account read again when there are many, or the
-   * held one is older than the store's memory of them (docs/decisions.md, "Snapshots are
-   * patched"). Under the account's lock, after the refresh: nothing is derived meanwhile.
+   * The customers of a snapshot of the version asked for: the held snapshot's, patched with the
+   * customers re-derived since its version, or the whole account read again when there are many,
+   * or the held one is older than the store's memory of them (docs/decisions.md, "Snapshots are
+   * patched"). Under the account's lock, after the refresh: nothing is derived meanwhile. With
+   * no customer marked either, they hold every write up to the data version of that moment,
+   * which is what the snapshot is then of: after a refresh that ran long (through an import),
+   * newer than the version asked for, so the next reader finds it current rather than reading
+   * the account again.
    */
   async function customersOf(
     accountId: string,
-    versionReadAt: number,
-  ): Promise<{ from: AccountSnapshot; patch: PatchedCustomers } | { whole: CustomerView[] }> {
+    asked: ReadPoint,
+  ): Promise<{
+    read: ReadPoint;
+    customers: { from: AccountSnapshot; patch: PatchedCustomers } | { whole: CustomerView[] };
+  }> {
     const held = snapshots.get(accountId);
     return store.transaction(async (tx) => {
       await tx.metrics.lockAccount(accountId);
-      await pruneWhenDue(tx, accountId, versionReadAt);
-      const changed = held && (await changedSince(tx, accountId, readVersionOf(held), versionReadAt));
+      const settledAt = Date.now();
+      const settled = await tx.changes.settledVersion(accountId);
+      const read =
+        settled !== null && settled > asked.version ? { version: settled, readAt: settledAt } : asked;
+      await pruneWhenDue(tx, accountId, asked.readAt);
+      const changed = held && (await changedSince(tx, accountId, readVersionOf(held), asked.readAt));
       if (changed) {
         const fresh =
           changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
-        return { from: held, patch: patchCustomers(held.customers, changed, fresh) };
+        return { read, customers: { from: held, patch: patchCustomers(held.customers, changed, fresh) } };
       }
       const views: CustomerView[] = [];
       for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE))
         views.push(...customerViews(page));
-      return { whole: inSnapshotOrder(views) };
+      return { read, customers: { whole: inSnapshotOrder(views) } };
     });
   }
 
   async function build(accountId: string, version: number): Promise<AccountSnapshot> {
-    const versionReadAt = Date.now();
+    const asked = { version, readAt: Date.now() };
     await refresh(accountId);
-    const customers = await customersOf(accountId, versionReadAt);
+    const { read, customers } = await customersOf(accountId, asked);
     const snapshot =
       'whole' in customers
-        ? buildAccountSnapshot(version, customers.whole, versionReadAt)
-        : patchAccountSnapshot(customers.from, version, customers.patch, versionReadAt);
+        ? buildAccountSnapshot(read.version, customers.whole, read.readAt)
+        : patchAccountSnapshot(customers.from, read.version, customers.patch, read.readAt);
     // Builds of one account run one after another and `current` starts none of an older
     // version than it holds, so this is the newest.
     snapshots.set(accountId, snapshot);
@@ -363,7 +377,9 @@ export function createMetricsService(
       .then(() => store.changes.dataVersion(accountId))
       .then((latest) => {
         queued.delete(accountId);
-        return startBuild(accountId, latest);
+        // The build that just ended may hold `latest` already (see `customersOf`).
+        const held = snapshots.get(accountId);
+        return held && held.version >= latest ? held : startBuild(accountId, latest);
       });
     queued.set(accountId, queuedBuild);
     // A failed version read must not leave the queue blocked.

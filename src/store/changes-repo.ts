@@ -32,6 +32,19 @@ export function changesRepo(db: Queryable) {
       return row?.data_version ?? 0;
     },
 
+    /**
+     * The account's data version when every write up to it has been derived (no customer is
+     * marked), else null: both read by one statement, so at one moment.
+     */
+    async settledVersion(accountId: string): Promise<number | null> {
+      const [row] = await db.query<{ data_version: number; marked: boolean }>(
+        `select coalesce((select data_version from account_data_state where account_id = $1), 0) as data_version,
+                exists (select 1 from dirty_customers where account_id = $1) as marked`,
+        [accountId],
+      );
+      return row!.marked ? null : row!.data_version;
+    },
+
     async markCustomers(accountId: string, customers: readonly RecordKey[]): Promise<void> {
       if (customers.length === 0) return;
       // An import names each customer once per invoice: send each key once.

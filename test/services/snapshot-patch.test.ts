@@ -4,6 +4,7 @@ import type { AccountSnapshot } from '../../src/engine/account-snapshot.js';
 import { type CashflowTable, NO_CUSTOMER } from '../../src/engine/cashflow/cashflow-table.js';
 import { fixedClock } from '../../src/services/clock.js';
 import { createServices, type Services } from '../../src/services/index.js';
+import type { Store } from '../../src/store/open-store.js';
 import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 const clock = fixedClock('2026-11-23T12:00:00.000Z');
@@ -223,6 +224,60 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
   it('reads a table whole once neither the snapshot nor the store remembers what changed since', async () => {
     // Nine patches since the table's customers, one more than a snapshot remembers.
     expect(await tableAfterAnHour(8)).toBe(true);
+  });
+
+  /**
+   * A second process whose build, once it has read the data version it is asked for, sees
+   * customer `b` written before its refresh claims the marked customers, as when an import goes
+   * on through a long refresh; with `claims: false` its refresh claims nothing, as when another
+   * process holds the marks.
+   */
+  async function buildPassedByAWrite(accountId: string, claims: boolean) {
+    const store = testStore.store;
+    let writeOnce = async () => {
+      writeOnce = async () => {};
+      await services.customers.upsert(accountId, [{ id: 'b', name: 'B', created_date: '2026-01-01' }]);
+    };
+    const passed: Store = {
+      ...store,
+      changes: {
+        ...store.changes,
+        async dataVersion(id) {
+          const version = await store.changes.dataVersion(id);
+          await writeOnce();
+          return version;
+        },
+      },
+      transaction: (fn) =>
+        store.transaction((tx) =>
+          fn(claims ? tx : { ...tx, changes: { ...tx.changes, claimDirtyCustomers: async () => [] } }),
+        ),
+    };
+    return createServices(passed, clock).metrics;
+  }
+
+  it('is of the newest version it holds when its refresh derived writes newer than asked', async () => {
+    const accountId = await newAccount();
+    await services.customers.upsert(accountId, [{ id: 'a', name: 'A', created_date: '2026-01-01' }]);
+    const asked = await testStore.store.changes.dataVersion(accountId);
+    const metrics = await buildPassedByAWrite(accountId, true);
+    const snapshot = await metrics.snapshot(accountId);
+    expect(snapshot.customers.map((customer) => customer.id)).toEqual(['a', 'b']);
+    // Asked for the version before b's write, it holds b derived: it is of the version after it.
+    expect(snapshot.version).toBe(asked + 1);
+    // So a reader of that version finds it current, and nothing is read or built again.
+    expect(await metrics.snapshot(accountId)).toBe(snapshot);
+  });
+
+  it('is of the version asked for while a customer is still marked', async () => {
+    const accountId = await newAccount();
+    await services.customers.upsert(accountId, [{ id: 'a', name: 'A', created_date: '2026-01-01' }]);
+    await services.metrics.snapshot(accountId);
+    const asked = await testStore.store.changes.dataVersion(accountId);
+    const metrics = await buildPassedByAWrite(accountId, false);
+    const snapshot = await metrics.snapshot(accountId);
+    // b is read with the customers but not derived: the snapshot does not hold b's write.
+    expect(snapshot.version).toBe(asked);
   });
 
   it('shows a write made through another process in the next snapshot', async () => {
