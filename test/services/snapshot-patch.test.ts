@@ -229,8 +229,8 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
   /**
    * A second process whose build, once it has read the data version it is asked for, sees
    * customer `b` written before its refresh claims the marked customers, as when an import goes
-   * on through a long refresh; with `claims: false` its refresh claims nothing, as when another
-   * process holds the marks.
+   * on through a long refresh; with `claims: false` its refresh claims nothing, as when a write
+   * commits its marks after the refresh's last claim.
    */
   async function buildPassedByAWrite(accountId: string, claims: boolean) {
     const store = testStore.store;
