@@ -6,9 +6,16 @@ import { acquireDataDirLock } from './data-dir-lock.js';
 import type { Db, Queryable, Row } from './db.js';
 import type { CrossedError, PgliteCall, PgliteReply, PgliteWorkerData } from './pglite-protocol.js';
 
-/** An error thrown in the store's thread, with the database's fields (`code`, `detail`, ...) it carried. */
-function uncrossed({ name, message, fields }: CrossedError): Error {
-  return Object.assign(new Error(message), fields, { name });
+/**
+ * An error thrown in the store's thread, with the database's fields (`code`, `detail`, ...) it
+ * carried and, given the call's `trace`, the stack of the code that made the call: the thread's
+ * own stack ends in PGlite's WebAssembly and names none of the service's code.
+ */
+function uncrossed({ name, message, fields }: CrossedError, trace?: Error): Error {
+  const error = Object.assign(new Error(message), fields, { name });
+  const callers = trace?.stack?.split('\n').slice(1).join('\n');
+  if (callers) error.stack = `${name}: ${message}\n${callers}`;
+  return error;
 }
 
 const pgliteFile = (name: string) =>
@@ -60,7 +67,7 @@ async function startWorker(pgdata: string | undefined): Promise<Worker> {
 class StoreThread {
   private readonly pending = new Map<
     number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+    { resolve: (value: unknown) => void; reject: (error: Error) => void; trace: Error }
   >();
   private readonly listeners = new Map<number, (payload: string) => void>();
   private nextId = 1;
@@ -98,11 +105,13 @@ class StoreThread {
   call<T>(call: PgliteCall): Promise<T> {
     if (this.gone) return Promise.reject(this.gone);
     const id = this.nextId++;
+    // Its stack is only read when the call fails.
+    const trace = new Error();
     return new Promise<T>((resolve, reject) => {
       // A parameter structured clone refuses (a function, say) fails this call alone.
       this.worker.postMessage({ id, call });
       if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, trace });
     });
   }
 
@@ -137,7 +146,7 @@ class StoreThread {
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker.unref();
     if (reply.kind === 'answer') waiting.resolve(reply.value);
-    else waiting.reject(uncrossed(reply.error));
+    else waiting.reject(uncrossed(reply.error, waiting.trace));
   }
 
   /**

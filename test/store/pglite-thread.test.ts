@@ -36,6 +36,11 @@ describe('the embedded store on its own thread', () => {
       constraint: 'items_pkey',
       table: 'items',
     });
+    // Its stack is the caller's, here this file's, under the database's message.
+    expect((error as Error).stack).toMatch(
+      /^error: duplicate key value violates unique constraint "items_pkey"\n/,
+    );
+    expect((error as Error).stack).toContain('pglite-thread.test.ts');
   });
 
   it('commits a transaction whole, and rolls one back whole when its work throws', async () => {
