@@ -45,12 +45,20 @@ const PRUNE_EVERY_MS = 60_000;
  * the first write that asked for it while they go on.
  */
 const REFRESH_PAUSE = { quietMs: 200, atMostMs: 2_000 };
+/**
+ * The least time from the start of one build of an account's snapshot to the start of the build
+ * queued behind it: under a stream of writes, fewer snapshots, each holding more writes.
+ */
+const BUILD_SPACING_MS = 300;
 /** An account read within this long gets its snapshots built ahead of its readers. */
 const READ_LATELY_MS = 10 * 60_000;
 /** A snapshot nothing has read for this long is dropped (SNAPSHOT_IDLE_MINUTES). */
 const DEFAULT_IDLE_MS = 30 * 60_000;
 /** How often idle snapshots are looked for, at most. */
 const SWEEP_EVERY_MS = 60_000;
+
+/** Resolves after `ms` (at once for none). */
+const sleep = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : resolve()));
 
 /** `promise`'s value when it settles within `ms`, else null. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
@@ -181,6 +189,8 @@ export interface MetricsOptions {
   onRefreshError?: (error: unknown, accountId: string) => void;
   /** What else is built for a snapshot built ahead of its readers (the cashflow table). */
   builtAhead?: (accountId: string, snapshot: AccountSnapshot) => Promise<unknown>;
+  /** The least time between the starts of two builds of one account; BUILD_SPACING_MS by default. */
+  buildSpacingMs?: number;
   /** How long a snapshot nothing reads is kept; DEFAULT_IDLE_MS by default. */
   idleMs?: number;
   /** What else goes when an idle account's snapshot is dropped (the cashflow table). */
@@ -203,7 +213,7 @@ export function createMetricsService(
   /** Each account's latest snapshot. */
   const snapshots = new Map<string, AccountSnapshot>();
   /** The build running for each account, and the one queued to start after it. */
-  const building = new Map<string, { version: number; done: Promise<AccountSnapshot> }>();
+  const building = new Map<string, { version: number; startedAt: number; done: Promise<AccountSnapshot> }>();
   const queued = new Map<string, Promise<AccountSnapshot>>();
   const prunedAt = new Map<string, number>();
   /** Set at shutdown: refreshes end after their current batch. */
@@ -345,7 +355,7 @@ export function createMetricsService(
   /** Builds the snapshot of `version`, as the account's one running build. */
   function startBuild(accountId: string, version: number): Promise<AccountSnapshot> {
     const done = build(accountId, version);
-    const entry = { version, done };
+    const entry = { version, startedAt: Date.now(), done };
     building.set(accountId, entry);
     const forget = () => {
       if (building.get(accountId) === entry) building.delete(accountId);
@@ -369,11 +379,15 @@ export function createMetricsService(
     const next = queued.get(accountId);
     if (next) return next;
     if (!running) return startBuild(accountId, version);
-    // The running build may lack this caller's writes. The next one starts after it and takes
-    // the version of that moment, so every caller meanwhile, whatever version it saw, shares
-    // it: under a stream of writes, one build per burst rather than one per write.
+    // The running build may lack this caller's writes. The next one starts after it, and no
+    // sooner than the spacing after its start, and takes the version of that moment, so every
+    // caller meanwhile, whatever version it saw, shares it: under a stream of writes, one build
+    // per burst rather than one per write (docs/decisions.md, "Refresh after writes; a bounded
+    // wait for readers").
+    const spacingMs = options.buildSpacingMs ?? BUILD_SPACING_MS;
     const queuedBuild = running.done
       .catch(() => undefined)
+      .then(() => sleep(running.startedAt + spacingMs - Date.now()))
       .then(() => store.changes.dataVersion(accountId))
       .then((latest) => {
         queued.delete(accountId);

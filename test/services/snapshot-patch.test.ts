@@ -280,6 +280,29 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
     expect(snapshot.version).toBe(asked);
   });
 
+  it('starts the build queued behind a running one no sooner than the spacing after it', async () => {
+    const accountId = await newAccount();
+    const customer = (id: string) =>
+      services.customers.upsert(accountId, [{ id, name: id, created_date: '2026-01-01' }]);
+    await customer('a');
+    // The first build's store calls wait until `release`, so the second reader finds it running.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const store = testStore.store;
+    const gated: Store = { ...store, transaction: (fn) => gate.then(() => store.transaction(fn)) };
+    const metrics = createServices(gated, clock, { metrics: { buildSpacingMs: 1_000 } }).metrics;
+    const first = metrics.snapshot(accountId);
+    await customer('b');
+    const second = metrics.snapshot(accountId);
+    release();
+    await first;
+    // The queued build waits out the spacing: a reader after one more write joins it.
+    await customer('c');
+    const [queued, joined] = await Promise.all([second, metrics.snapshot(accountId)]);
+    expect(joined).toBe(queued);
+    expect(queued.customers.map((item) => item.id)).toEqual(['a', 'b', 'c']);
+  });
+
   it('shows a write made through another process in the next snapshot', async () => {
     const accountId = await newAccount();
     const other = createServices(testStore.store, clock);
