@@ -355,7 +355,7 @@ export function createMetricsService(
   /** Builds the snapshot of `version`, as the account's one running build. */
   function startBuild(accountId: string, version: number): Promise<AccountSnapshot> {
     const done = build(accountId, version);
-    const entry = { version, startedAt: Date.now(), done };
+    const entry = { version, startedAt: performance.now(), done };
     building.set(accountId, entry);
     const forget = () => {
       if (building.get(accountId) === entry) building.delete(accountId);
@@ -375,19 +375,30 @@ export function createMetricsService(
     if (cached && cached.version >= version) return cached;
     const running = building.get(accountId);
     if (running && running.version >= version) return running.done;
-    // A queued build reads the version when it starts, after this caller read its own.
-    const next = queued.get(accountId);
-    if (next) return next;
-    if (!running) return startBuild(accountId, version);
-    // The running build may lack this caller's writes. The next one starts after it, and no
-    // sooner than the spacing after its start, and takes the version of that moment, so every
-    // caller meanwhile, whatever version it saw, shares it: under a stream of writes, one build
-    // per burst rather than one per write (docs/decisions.md, "Refresh after writes; a bounded
-    // wait for readers").
+    const waiting = queued.get(accountId);
+    if (!running) return waiting ?? startBuild(accountId, version);
+    const next = waiting ?? queueAfter(accountId, running);
+    // The running build may turn out to hold this caller's writes (see `customersOf`): then
+    // the caller need not wait for the next.
+    return running.done.then(
+      (built) => (built.version >= version ? built : next),
+      () => next,
+    );
+  }
+
+  /**
+   * The build after the running one, which may lack some caller's writes. It starts after it,
+   * and no sooner than the spacing after its start, and takes the version of that moment, so
+   * every caller meanwhile, whatever version it saw, shares it: under a stream of writes, one
+   * build per burst rather than one per write (docs/decisions.md, "Refresh after writes; a
+   * bounded wait for readers").
+   */
+  function queueAfter(accountId: string, running: { startedAt: number; done: Promise<unknown> }) {
     const spacingMs = options.buildSpacingMs ?? BUILD_SPACING_MS;
     const queuedBuild = running.done
       .catch(() => undefined)
-      .then(() => sleep(running.startedAt + spacingMs - Date.now()))
+      // A monotonic clock: a wall clock set back would stretch the wait.
+      .then(() => sleep(running.startedAt + spacingMs - performance.now()))
       .then(() => store.changes.dataVersion(accountId))
       .then((latest) => {
         queued.delete(accountId);

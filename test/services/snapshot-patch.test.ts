@@ -285,17 +285,29 @@ describe.each(STORE_KINDS)('snapshots patched after writes on %s', (kind) => {
     const customer = (id: string) =>
       services.customers.upsert(accountId, [{ id, name: id, created_date: '2026-01-01' }]);
     await customer('a');
-    // The first build's store calls wait until `release`, so the second reader finds it running.
+    // The first build's store work waits until `release`, so the second reader, after b's
+    // write, finds it running; and its refresh claims no customer, so it does not hold b's write
+    // (customers are read, derived or not), as when b is written after its last claim.
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let claims = false;
     const store = testStore.store;
-    const gated: Store = { ...store, transaction: (fn) => gate.then(() => store.transaction(fn)) };
-    const metrics = createServices(gated, clock, { metrics: { buildSpacingMs: 1_000 } }).metrics;
+    const gated: Store = {
+      ...store,
+      transaction: (fn) =>
+        gate.then(() =>
+          store.transaction((tx) =>
+            fn(claims ? tx : { ...tx, changes: { ...tx.changes, claimDirtyCustomers: async () => [] } }),
+          ),
+        ),
+    };
+    const metrics = createServices(gated, clock, { metrics: { buildSpacingMs: 3_000 } }).metrics;
     const first = metrics.snapshot(accountId);
     await customer('b');
     const second = metrics.snapshot(accountId);
     release();
-    await first;
+    expect((await first).customers.map((item) => item.id)).toEqual(['a', 'b']);
+    claims = true;
     // The queued build waits out the spacing: a reader after one more write joins it.
     await customer('c');
     const [queued, joined] = await Promise.all([second, metrics.snapshot(accountId)]);
