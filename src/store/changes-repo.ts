@@ -34,12 +34,15 @@ export function changesRepo(db: Queryable) {
 
     /**
      * The account's data version when every write up to it has been derived (no customer is
-     * marked), else null: both read by one statement, so at one moment.
+     * marked), else null: both read by one statement, so at one moment. The mark is looked for
+     * along the key's index: written as `exists`, unanalyzed tables got a scan of every account's
+     * marks (millions, and their dead rows, after an import), at every snapshot build.
      */
     async settledVersion(accountId: string): Promise<number | null> {
       const [row] = await db.query<{ data_version: number; marked: boolean }>(
         `select coalesce((select data_version from account_data_state where account_id = $1), 0) as data_version,
-                exists (select 1 from dirty_customers where account_id = $1) as marked`,
+                (select true from dirty_customers where account_id = $1
+                 order by data_source_id, customer_id limit 1) is not null as marked`,
         [accountId],
       );
       return row!.marked ? null : row!.data_version;
