@@ -244,33 +244,73 @@ function keptRows(rows: DayRows, customerOf: Int32Array): number {
   return kept;
 }
 
+type RowColumn = Int32Array | Uint8Array | Float64Array;
+
+/** One column of the rows besides their customer: where the merge writes it, and its two sources. */
+interface MergedColumn {
+  into: RowColumn;
+  previous: RowColumn;
+  added: RowColumn;
+}
+
 /**
- * Walks the rows of `previous` whose customer stays and those of `added` (rows of the fresh
+ * Lays out the rows of `previous` whose customer stays and those of `added` (rows of the fresh
  * customers alone, indexed into `freshAt`) in the order a full build lays them out, day then
- * customer; `copy` gets each row's source and index, its customer's new index and its position.
- * A customer is either kept or fresh, so rows of one day and customer never come from both.
+ * customer: each row's new customer index goes into `customerColumn`, and each of `columns` is
+ * copied along. Kept rows come in runs that land in one piece (a write adds or drops few rows),
+ * so each run is one copy per column rather than one per row. A customer is either kept or
+ * fresh, so rows of one day and customer never come from both.
  */
 function mergeRows(
   previous: DayRows,
   added: DayRows,
   { customerOf, freshAt }: CustomerMoves,
-  copy: (fromAdded: boolean, index: number, customer: number, at: number) => void,
+  customerColumn: Int32Array,
+  columns: readonly MergedColumn[],
 ): void {
   let at = 0;
+  // The kept rows from `runStart` on land from `runAt` on, until a row is dropped or added.
+  let runStart = 0;
+  let runAt = 0;
+  const copyRun = (end: number) => {
+    if (end > runStart)
+      for (const column of columns) column.into.set(column.previous.subarray(runStart, end), runAt);
+  };
+  // The next added row's day and customer; past the last one, a day no row reaches.
   let next = 0;
+  let nextDay = Number.POSITIVE_INFINITY;
+  let nextCustomer = -1;
+  const look = () => {
+    nextDay = next < added.count ? added.day[next]! : Number.POSITIVE_INFINITY;
+    nextCustomer = next < added.count ? freshAt[added.customer[next]!]! : -1;
+  };
+  const putAdded = () => {
+    customerColumn[at] = nextCustomer;
+    for (const column of columns) column.into[at] = column.added[next]!;
+    at++;
+    next++;
+    look();
+  };
+  look();
   for (let i = 0; i < previous.count; i++) {
     const customer = customerOf[previous.customer[i]!]!;
-    if (customer < 0) continue;
-    const day = previous.day[i]!;
-    for (; next < added.count; next++) {
-      const addedDay = added.day[next]!;
-      const addedCustomer = freshAt[added.customer[next]!]!;
-      if (addedDay > day || (addedDay === day && addedCustomer > customer)) break;
-      copy(true, next, addedCustomer, at++);
+    if (customer < 0) {
+      copyRun(i);
+      runStart = i + 1;
+      runAt = at;
+      continue;
     }
-    copy(false, i, customer, at++);
+    const day = previous.day[i]!;
+    if (nextDay < day || (nextDay === day && nextCustomer < customer)) {
+      copyRun(i);
+      while (nextDay < day || (nextDay === day && nextCustomer < customer)) putAdded();
+      runStart = i;
+      runAt = at;
+    }
+    customerColumn[at++] = customer;
   }
-  for (; next < added.count; next++) copy(true, next, freshAt[added.customer[next]!]!, at++);
+  copyRun(previous.count);
+  while (next < added.count) putAdded();
 }
 
 const movementRows = (snapshot: Snapshot): DayRows => ({
@@ -285,6 +325,20 @@ const quantityRows = (snapshot: Snapshot): DayRows => ({
   day: snapshot.quantityDay,
 });
 
+/** The `keys` columns of `merged`, each with its sources in `previous` and `added`. */
+function columnsOf<Key extends keyof Snapshot>(
+  keys: readonly Key[],
+  merged: Record<Key, RowColumn>,
+  previous: Snapshot,
+  added: Snapshot,
+): MergedColumn[] {
+  return keys.map((key) => ({
+    into: merged[key],
+    previous: previous[key] as RowColumn,
+    added: added[key] as RowColumn,
+  }));
+}
+
 function mergeMovements(previous: Snapshot, added: Snapshot, moves: CustomerMoves) {
   const count = keptRows(movementRows(previous), moves.customerOf) + added.movementCount;
   const merged = {
@@ -297,16 +351,20 @@ function mergeMovements(previous: Snapshot, added: Snapshot, moves: CustomerMove
     movementScheduled: new Uint8Array(count),
     movementKnownDay: new Int32Array(count),
   };
-  mergeRows(movementRows(previous), movementRows(added), moves, (fromAdded, i, customer, at) => {
-    const from = fromAdded ? added : previous;
-    merged.movementCustomer[at] = customer;
-    merged.movementDay[at] = from.movementDay[i]!;
-    merged.movementKind[at] = from.movementKind[i]!;
-    merged.movementSubtype[at] = from.movementSubtype[i]!;
-    merged.movementAmount[at] = from.movementAmount[i]!;
-    merged.movementScheduled[at] = from.movementScheduled[i]!;
-    merged.movementKnownDay[at] = from.movementKnownDay[i]!;
-  });
+  const columns = columnsOf(
+    [
+      'movementDay',
+      'movementKind',
+      'movementSubtype',
+      'movementAmount',
+      'movementScheduled',
+      'movementKnownDay',
+    ],
+    merged,
+    previous,
+    added,
+  );
+  mergeRows(movementRows(previous), movementRows(added), moves, merged.movementCustomer, columns);
   return merged;
 }
 
@@ -318,12 +376,8 @@ function mergeQuantities(previous: Snapshot, added: Snapshot, moves: CustomerMov
     quantityDay: new Int32Array(count),
     quantityDelta: new Float64Array(count),
   };
-  mergeRows(quantityRows(previous), quantityRows(added), moves, (fromAdded, i, customer, at) => {
-    const from = fromAdded ? added : previous;
-    merged.quantityCustomer[at] = customer;
-    merged.quantityDay[at] = from.quantityDay[i]!;
-    merged.quantityDelta[at] = from.quantityDelta[i]!;
-  });
+  const columns = columnsOf(['quantityDay', 'quantityDelta'], merged, previous, added);
+  mergeRows(quantityRows(previous), quantityRows(added), moves, merged.quantityCustomer, columns);
   return merged;
 }
 
