@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { customerView } from '../../test/helpers/customer-view.js';
 import {
+  type AccountSnapshot,
   buildAccountSnapshot,
   compareCustomers,
   customerKey,
@@ -12,6 +13,7 @@ import {
   patchCustomers,
 } from './account-snapshot.js';
 import { FxTable } from './fx-table.js';
+import { cohortFigures } from './reports/cohort-windows.js';
 import { CUSTOMER_SORTS } from './reports/customer-item.js';
 import { baseMrrsOn, customerOrder } from './reports/customer-order.js';
 import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES } from './vocabulary.js';
@@ -175,7 +177,7 @@ describe('patchAccountSnapshot', () => {
     );
   });
 
-  it("orders a patched snapshot's customers and its MRRs, patched from earlier ones, as a whole build would", () => {
+  it("orders a patched snapshot's customers, and gives its MRRs and cohorts, patched from earlier ones, as a whole build would", () => {
     const fx = FxTable.build([
       { day: '2024-10-01', currency: 'usd', perEur: 1.25 },
       { day: '2024-10-01', currency: 'gbp', perEur: 0.8 },
@@ -200,8 +202,28 @@ describe('patchAccountSnapshot', () => {
         fc.constantFrom('asc' as const, 'desc' as const),
         (customers, patches, sort, order) => {
           const query = { today: 20_006, baseCurrency: 'usd', sort, order };
+          // Three windows, the first baseline before today and the last after it; customers
+          // in two groups and none, by index.
+          const windows = [
+            { baseline: 20_002, target: 20_005 },
+            { baseline: 20_004, target: 20_009 },
+            { baseline: 20_008, target: 20_012 },
+          ];
+          const cohorts = (of: AccountSnapshot) =>
+            cohortFigures(
+              of,
+              windows,
+              {
+                ...query,
+                fixedRateDay: null,
+                groupOf: Int32Array.from(of.customers, (_, index) => (index % 3) - 1),
+                groupCount: 2,
+              },
+              fx,
+            );
           let snapshot = buildAccountSnapshot(1, customers);
           customerOrder(snapshot, query, fx);
+          cohorts(snapshot);
           for (const [[changed, fresh], read] of patches) {
             snapshot = patchAccountSnapshot(
               snapshot,
@@ -218,6 +240,8 @@ describe('patchAccountSnapshot', () => {
             expect(baseMrrsOn(snapshot, query.today, 'usd', fx)).toEqual(
               baseMrrsOn(whole, query.today, 'usd', fx),
             );
+            // Started from each customer's state on the first baseline, patched likewise.
+            expect(cohorts(snapshot)).toEqual(cohorts(whole));
           }
         },
       ),

@@ -69,7 +69,7 @@ export function createMapRetentionService(
           : breakdownGroups(snapshot.customers, breakdown, customers, query.to);
       if (breakdown !== undefined) checkBreakdownSize(breakdown, groups.values.length, query, query.interval);
       const report = retentionReport(
-        snapshot.movements,
+        snapshot,
         { ...query, trailingMonths, groupOf: groups.groupOf, groupCount: groups.values.length },
         table,
       );

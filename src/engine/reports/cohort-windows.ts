@@ -1,9 +1,12 @@
-import { MOVEMENT_KINDS } from '../vocabulary.js';
+import { type AccountSnapshot, type CustomerView, heldAlongPatches, mrrOn } from '../account-snapshot.js';
 import { allocate } from '../allocate.js';
+import { derivedCache } from '../derived-cache.js';
 import type { FxTable } from '../fx-table.js';
+import { partitionPoint } from '../orders.js';
 import { shiftMonths } from '../periods.js';
 import { roundCents } from '../rounding.js';
-import { type Snapshot } from '../snapshot.js';
+import { patchedNumbers } from '../snapshot.js';
+import { MOVEMENT_KINDS } from '../vocabulary.js';
 
 /** The customers paying at the end of `baseline`, followed to the end of `target`. */
 export interface CohortWindow {
@@ -50,20 +53,77 @@ export function baselineOf(target: number, months: number): number {
   return shiftMonths(target + 1, -months) - 1;
 }
 
+/** Each customer's state on a day, by snapshot index. */
+interface CohortStart {
+  /** MRR in its own currency. */
+  mrr: Float64Array;
+  /** How many times it had joined the paying customers: new and reactivation movements less churns. */
+  members: Int32Array;
+}
+
+/**
+ * Up to four days per customer list: a dashboard's map and retention ask two. With the eight
+ * lists a snapshot remembers, at most 32 starts of 1.2 MB at 100,000 customers.
+ */
+const cohortStarts = derivedCache<readonly CustomerView[], CohortStart>(4);
+
+/** A customer's `members` on `day`, counted from its movements. */
+function membersOn(customer: CustomerView, day: number): number {
+  let count = 0;
+  for (const movement of customer.movements) {
+    if (movement.day > day) break;
+    if (movement.kind === 'new' || movement.kind === 'reactivation') count += 1;
+    else if (movement.kind === 'churn') count -= 1;
+  }
+  return count;
+}
+
+/**
+ * Every customer's state on `day`, kept per customer list: patched from the latest list that
+ * holds it with the customers read again since, so that after a write a cohort report walks
+ * their history only; else swept from the first movement, as the windows below carry it on.
+ */
+function cohortStart(snapshot: AccountSnapshot, day: number): CohortStart {
+  const key = String(day);
+  return cohortStarts(snapshot.customers, key, () => {
+    const { customers } = snapshot;
+    const held = heldAlongPatches(snapshot, cohortStarts, key);
+    if (held) {
+      const patched = <Column extends Float64Array | Int32Array>(column: Column, valueOf: typeof mrrOn) =>
+        patchedNumbers(column, customers.length, held.moves, (at) => valueOf(customers[at]!, day));
+      return { mrr: patched(held.value.mrr, mrrOn), members: patched(held.value.members, membersOn) };
+    }
+    const { movementDay, movementCustomer, movementKind, movementAmount, movementCount } = snapshot.movements;
+    const mrr = new Float64Array(customers.length);
+    const members = new Int32Array(customers.length);
+    for (let i = 0; i < movementCount && movementDay[i]! <= day; i++) {
+      const customer = movementCustomer[i]!;
+      mrr[customer]! += movementAmount[i]!;
+      const kind = movementKind[i]!;
+      if (kind === NEW || kind === REACTIVATION) members[customer]! += 1;
+      else if (kind === CHURN) members[customer]! -= 1;
+    }
+    return { mrr, members };
+  });
+}
+
 /**
  * Cohort figures per window and group ([window][group]). Windows come in target order with
- * baselines that never go back, so one sweep carries every customer's MRR from baseline to
- * baseline and each window only reads its own movements. Baselines convert at the rate of the
- * baseline day, targets at the rate of the target day and movements at the rate of their own
- * day, unless a fixed rate day is given; then the rounded movements are allocated to add up to
- * the change of the rounded totals, and the FX adjustment is 0.
+ * baselines that never go back, so from the state on the first baseline (`cohortStart`) one
+ * sweep carries every customer's MRR from baseline to baseline and each window only reads its
+ * own movements. Baselines convert at the rate of the baseline day, targets at the rate of the
+ * target day and movements at the rate of their own day, unless a fixed rate day is given; then
+ * the rounded movements are allocated to add up to the change of the rounded totals, and the FX
+ * adjustment is 0.
  */
 export function cohortFigures(
-  snapshot: Snapshot,
+  account: AccountSnapshot,
   windows: readonly CohortWindow[],
   query: CohortQuery,
   fx: FxTable,
 ): CohortFigures[][] {
+  if (windows.length === 0) return [];
+  const { movements: snapshot } = account;
   const { groupOf, groupCount } = query;
   const { movementDay, movementCustomer, movementKind, movementAmount, customerCurrency } = snapshot;
   const customerCount = snapshot.customerIds.length;
@@ -76,10 +136,19 @@ export function cohortFigures(
   const counted = (i: number) => movementDay[i]! <= query.today && groupOf[movementCustomer[i]!]! >= 0;
 
   // Each customer's MRR on the latest baseline, and per group and currency the MRR and the
-  // number of the customers paying then: the cohort.
-  const mrr = new Float64Array(customerCount);
+  // number of the customers paying then: the cohort. Up to the first baseline, from the columns
+  // kept per snapshot; the sweep carries them on from there.
+  const firstBaseline = windows[0]!.baseline;
+  const start = cohortStart(account, Math.min(firstBaseline, query.today));
+  const mrr = start.mrr.slice();
   const cohortMrr = new Float64Array(groupCount * currencyCount);
   const cohortSize = new Int32Array(groupCount);
+  for (let customer = 0; customer < customerCount; customer++) {
+    const group = groupOf[customer]!;
+    if (group < 0) continue;
+    cohortMrr[group * currencyCount + customerCurrency[customer]!]! += mrr[customer]!;
+    cohortSize[group]! += start.members[customer]!;
+  }
   // Per customer: its change inside the current window, and the window it was last seen in,
   // as a whole and per kind, so that each list and count takes a customer once.
   const change = new Float64Array(customerCount);
@@ -103,7 +172,7 @@ export function cohortFigures(
   const baselineDivisor = new Float64Array(currencyCount);
   const baselineMultiplier = new Float64Array(currencyCount);
 
-  let next = 0;
+  let next = partitionPoint(0, last, (i) => movementDay[i]! <= firstBaseline);
   return windows.map((window, index) => {
     for (; next < last && movementDay[next]! <= window.baseline; next++) {
       if (!counted(next)) continue;

@@ -259,7 +259,7 @@ describe('mapReport', () => {
 
         const { values, groupOf } = breakdownGroups(random.customers, 'country', null, range.to);
         const retention = retentionReport(
-          random.movements,
+          random,
           { ...range, interval: 'month', trailingMonths: 1, groupOf, groupCount: values.length },
           fx,
         );

@@ -135,7 +135,7 @@ export function mapReport(
     target: month.end,
   }));
   const figures = cohortFigures(
-    snapshot.movements,
+    snapshot,
     [...months, endOfRange],
     { ...cohortQuery, groupOf, groupCount },
     fx,

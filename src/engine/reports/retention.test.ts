@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { customerView } from '../../../test/helpers/customer-view.js';
 import { move, movementsOf } from '../../../test/helpers/movements.js';
+import { buildAccountSnapshot } from '../account-snapshot.js';
+import type { Movement } from '../types.js';
 import { dayNumber as d } from '../days.js';
 import { FxTable } from '../fx-table.js';
-import { buildSnapshot } from '../snapshot.js';
 import { monthlyRate, type RetentionQuery, retentionReport } from './retention.js';
 
 // 1 EUR = 1.20 USD until Sep 30, 1.25 from Oct 1.
@@ -59,7 +61,13 @@ const customers = [
     ],
   },
 ];
-const snapshot = buildSnapshot(customers);
+/** The account snapshot of customers given by id, currency and movements. */
+const snapshotOf = (list: readonly { id: string; currency: string; movements: Movement[] }[]) =>
+  buildAccountSnapshot(
+    1,
+    list.map((customer) => customerView(customer.id, customer)),
+  );
+const snapshot = snapshotOf(customers);
 const everyone = new Int32Array(customers.length);
 const query: RetentionQuery = {
   today: d('2026-11-23'),
@@ -239,8 +247,8 @@ describe('retentionReport', () => {
       group: fc.integer({ min: -1, max: 2 }),
     });
     const histories = fc.array(history, { minLength: 1, maxLength: 8 });
-    const snapshotOf = (list: { currency: string; steps: { day: number; mrr: number }[] }[]) =>
-      buildSnapshot(
+    const historiesOf = (list: { currency: string; steps: { day: number; mrr: number }[] }[]) =>
+      snapshotOf(
         list.map((customer, index) => ({
           id: String(index),
           currency: customer.currency,
@@ -267,7 +275,7 @@ describe('retentionReport', () => {
           (list, fixFx, trailingMonths, interval) => {
             const groupOf = Int32Array.from(list, (customer) => customer.group);
             const report = retentionReport(
-              snapshotOf(list),
+              historiesOf(list),
               { ...rangeQuery(fixFx, trailingMonths, interval), groupOf, groupCount: 3 },
               fx,
             );
@@ -303,7 +311,7 @@ describe('retentionReport', () => {
     it('the groups add up to the whole: customers exactly, MRR up to one rounding per group', () => {
       fc.assert(
         fc.property(histories, fc.boolean(), (list, fixFx) => {
-          const snapshot = snapshotOf(list);
+          const snapshot = historiesOf(list);
           const groupOf = Int32Array.from(list, (customer) => customer.group);
           const kept = groupOf.map((group) => (group < 0 ? -1 : 0));
           const grouped = retentionReport(

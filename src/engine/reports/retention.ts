@@ -1,3 +1,4 @@
+import type { AccountSnapshot } from '../account-snapshot.js';
 import type { RangeQuery } from '../range-query.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { twoDecimals } from '../rounding.js';
@@ -6,7 +7,6 @@ import type { FxTable } from '../fx-table.js';
 import { periodStart, periodsBetween, shiftMonths } from '../periods.js';
 import { ratioOrZero } from '../ratio.js';
 import { roundCents } from '../rounding.js';
-import { type Snapshot } from '../snapshot.js';
 import {
   baselineOf,
   type CohortWindow,
@@ -110,7 +110,11 @@ function trailingMeans(values: readonly (number | null)[], starts: readonly numb
  * customer churn rate equivalent to customer_churn_avg; with no churn LTV and the customer
  * lifetime are 0, not infinite, as every ratio over nothing (churned_customers tells).
  */
-export function retentionReport(snapshot: Snapshot, query: RetentionQuery, fx: FxTable): RetentionReport {
+export function retentionReport(
+  snapshot: AccountSnapshot,
+  query: RetentionQuery,
+  fx: FxTable,
+): RetentionReport {
   const periods = periodsBetween(shiftMonths(query.from, -AVERAGE_MONTHS), query.to, query.interval);
   const windows: CohortWindow[] = periods.map((period) => ({
     baseline: baselineOf(period.end, query.trailingMonths),
