@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { type FastifyPluginAsyncZod, serializerCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Services } from '../../services/index.js';
 import { authOf } from '../auth.js';
@@ -30,7 +30,7 @@ export interface ReportDefinition<Query extends z.ZodType = z.ZodType, Result ex
    * Made at every request rather than kept per snapshot (docs/decisions.md, "Report answers are
    * kept per snapshot"): the answer holds more than the snapshot, its tables and the parsed query
    * give (an invoice's lines read from the store, the time it was made, a second report's
-   * inputs).
+   * inputs), or it is cheaply made from another report's kept answer (a table from its series).
    */
   madeEachTime?: boolean;
   // A method, not a property: each entry narrows `query`, and methods take that bivariantly.
@@ -40,11 +40,6 @@ export interface ReportDefinition<Query extends z.ZodType = z.ZodType, Result ex
 /** What Fastify itself names a JSON answer. */
 const JSON_BODY = 'application/json; charset=utf-8';
 
-function bytesOf(body: string | ArrayBuffer | Buffer): Buffer {
-  if (typeof body === 'string') return Buffer.from(body);
-  return Buffer.isBuffer(body) ? body : Buffer.from(body);
-}
-
 /** Keeps an entry's query and answer types tied together while the list holds them loosely. */
 export function defineReport<Query extends z.ZodType, Result extends z.ZodType>(
   definition: ReportDefinition<Query, Result>,
@@ -52,10 +47,40 @@ export function defineReport<Query extends z.ZodType, Result extends z.ZodType>(
   return definition;
 }
 
+/** Each report's serializer, compiled once: the answer checked against its schema, or as is when unchecked. */
+const serializers = new WeakMap<ReportDefinition, (data: unknown) => string>();
+
+function serializerOf(report: ReportDefinition): (data: unknown) => string {
+  let serialize = serializers.get(report);
+  if (serialize === undefined) {
+    serialize = report.unchecked
+      ? (data) => JSON.stringify(data)
+      : serializerCompiler({ schema: report.result, method: 'GET', url: report.path });
+    serializers.set(report, serialize);
+  }
+  return serialize;
+}
+
 /**
- * Registers every report of the list with the same errors, tag rule and authentication. A report
- * is serialized once per answer, and a kept answer is sent as those bytes to every request it
- * answers (docs/decisions.md, "Report answers are kept per snapshot").
+ * A report's answer as sent: serialized once, and kept per snapshot unless it is made each time
+ * (docs/decisions.md, "Report answers are kept per snapshot"). The account is in the key
+ * through the snapshot, which is the account's own.
+ */
+export function answerOf<Query extends z.ZodType>(
+  report: ReportDefinition<Query>,
+  services: Services,
+  accountId: string,
+  query: z.output<Query>,
+): Promise<Buffer> {
+  const run = async () => Buffer.from(serializerOf(report)(await report.run(services, accountId, query)));
+  return report.madeEachTime
+    ? run()
+    : services.reportAnswers.answer(`${report.path}?${JSON.stringify(query)}`, run);
+}
+
+/**
+ * Registers every report of the list with the same errors, tag rule and authentication, each
+ * answer sent as the bytes `answerOf` gives.
  */
 export function reportRegistryRoutes(
   services: Services,
@@ -77,18 +102,11 @@ export function reportRegistryRoutes(
               ...(report.notFound ? { 404: errorSchema } : {}),
             },
           },
-          ...(report.unchecked ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
         },
-        async (request, reply) => {
-          // The route's own serializer: the answer checked against its schema, or as is when unchecked.
-          const run = async () =>
-            bytesOf(reply.serialize(await report.run(services, authOf(request).accountId, request.query)));
-          // The account is in the key through the snapshot, which is the account's own.
-          const body = report.madeEachTime
-            ? await run()
-            : await services.reportAnswers.answer(`${report.path}?${JSON.stringify(request.query)}`, run);
-          return reply.type(JSON_BODY).send(body);
-        },
+        async (request, reply) =>
+          reply
+            .type(JSON_BODY)
+            .send(await answerOf(report, services, authOf(request).accountId, request.query)),
       );
     }
   };

@@ -3,7 +3,7 @@ import { seriesTable } from '../../engine/reports/series-table.js';
 import { reportRangeQuery } from '../report-schemas.js';
 import { cashflowReports } from './cashflow.js';
 import { mrrReports } from './mrr.js';
-import { defineReport, type ReportDefinition } from './registry.js';
+import { answerOf, defineReport, type ReportDefinition } from './registry.js';
 
 const tableAnswer = z.object({
   currency: z.string(),
@@ -18,14 +18,15 @@ const tableAnswer = z.object({
 });
 
 /** A series answer (one row per period) as its table: one row per measure, one column per period. */
-async function asTable(answer: Promise<{ currency: string; result: readonly object[] }>) {
-  const { currency, result } = await answer;
+function asTable({ currency, result }: { currency: string; result: readonly object[] }) {
   return { currency, result: seriesTable(result, 'date', ['end_date']) };
 }
 
 /**
  * The table under a report's chart: the same answer as the series report, one row per measure
- * and one column per period. Breakdowns and comparisons stay with the series reports.
+ * and one column per period. Breakdowns and comparisons stay with the series reports. It is made
+ * from the series' own answer, kept per snapshot (a dashboard asks for both with the same
+ * query), rather than by computing the series again; being made from it each time is cheap.
  */
 function tableOf(
   reports: readonly ReportDefinition[],
@@ -41,8 +42,11 @@ function tableOf(
     ...(series.tag === undefined ? {} : { tag: series.tag }),
     query,
     result: tableAnswer,
-    run: (services, accountId, raw) =>
-      asTable(series.run(services, accountId, raw) as Promise<{ currency: string; result: object[] }>),
+    madeEachTime: true,
+    run: async (services, accountId, raw) => {
+      const answer = await answerOf(series, services, accountId, raw);
+      return asTable(JSON.parse(answer.toString()) as { currency: string; result: object[] });
+    },
   });
 }
 
@@ -59,7 +63,7 @@ export const tableReports: readonly ReportDefinition[] = [
       committed: z.string().optional().describe('true counts movements scheduled after today (CMRR)'),
     }),
     result: tableAnswer,
-    run: (services, accountId, raw) => asTable(services.reports.mrrWithSubtypes(accountId, raw)),
+    run: async (services, accountId, raw) => asTable(await services.reports.mrrWithSubtypes(accountId, raw)),
   }),
   tableOf(
     mrrReports,
