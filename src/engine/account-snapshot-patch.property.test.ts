@@ -12,6 +12,7 @@ import {
   patchAccountSnapshot,
   patchCustomers,
 } from './account-snapshot.js';
+import { breakdownGroups } from './breakdown.js';
 import { FxTable } from './fx-table.js';
 import { cohortFigures } from './reports/cohort-windows.js';
 import { CUSTOMER_SORTS } from './reports/customer-item.js';
@@ -177,7 +178,7 @@ describe('patchAccountSnapshot', () => {
     );
   });
 
-  it("orders a patched snapshot's customers, and gives its MRRs and cohorts, patched from earlier ones, as a whole build would", () => {
+  it("orders a patched snapshot's customers, and gives its MRRs, cohorts and breakdown groups, patched from earlier ones, as a whole build would", () => {
     const fx = FxTable.build([
       { day: '2024-10-01', currency: 'usd', perEur: 1.25 },
       { day: '2024-10-01', currency: 'gbp', perEur: 0.8 },
@@ -224,6 +225,7 @@ describe('patchAccountSnapshot', () => {
           let snapshot = buildAccountSnapshot(1, customers);
           customerOrder(snapshot, query, fx);
           cohorts(snapshot);
+          breakdownGroups(snapshot, 'country', null, query.today);
           for (const [[changed, fresh], read] of patches) {
             snapshot = patchAccountSnapshot(
               snapshot,
@@ -242,6 +244,10 @@ describe('patchAccountSnapshot', () => {
             );
             // Started from each customer's state on the first baseline, patched likewise.
             expect(cohorts(snapshot)).toEqual(cohorts(whole));
+            // The customers' countries, patched likewise, as groups.
+            expect(breakdownGroups(snapshot, 'country', null, query.today)).toEqual(
+              breakdownGroups(whole, 'country', null, query.today),
+            );
           }
         },
       ),

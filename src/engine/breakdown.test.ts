@@ -47,7 +47,7 @@ describe('breakdowns', () => {
   });
 
   const masks = (dimension: string, within: Uint8Array | null) =>
-    breakdownMasks(breakdownGroups([a, b, c], dimension, within, END));
+    breakdownMasks(breakdownGroups(buildAccountSnapshot(1, [a, b, c]), dimension, within, END));
 
   it('groups customers by value, values sorted and "not set" last, within the filter', () => {
     const groups = masks('country', null);

@@ -45,7 +45,7 @@ export function createCohortService(prepare: ReportInputs) {
       checkPeriodCount(parsed, cohortInterval(parsed.interval), MAX_COHORTS, 'cohorts'),
     );
     if (breakdown !== undefined) {
-      const { values } = breakdownGroups(snapshot.customers, breakdown, customers, query.to);
+      const { values } = breakdownGroups(snapshot, breakdown, customers, query.to);
       checkBreakdownSize(breakdown, values.length, query, cohortInterval(query.interval));
     }
     return {

@@ -66,7 +66,7 @@ export function createMapRetentionService(
                 customers === null || customers[index] === 1 ? 0 : -1,
               ),
             }
-          : breakdownGroups(snapshot.customers, breakdown, customers, query.to);
+          : breakdownGroups(snapshot, breakdown, customers, query.to);
       if (breakdown !== undefined) checkBreakdownSize(breakdown, groups.values.length, query, query.interval);
       const report = retentionReport(
         snapshot,

@@ -86,7 +86,7 @@ function mrrSeries(
     checkBreakdownSize(breakdown, MOVEMENT_SUBTYPES.length, base, base.interval);
     return MOVEMENT_SUBTYPES.map((value, subtype) => ({ value, query: { ...base, subtype } }));
   }
-  const groups = breakdownGroups(snapshot.customers, breakdown, base.customers, base.to);
+  const groups = breakdownGroups(snapshot, breakdown, base.customers, base.to);
   checkBreakdownSize(breakdown, groups.values.length, base, base.interval);
   return breakdownMasks(groups).map(({ value, customers }) => ({ value, query: { ...base, customers } }));
 }

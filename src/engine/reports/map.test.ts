@@ -257,7 +257,7 @@ describe('mapReport', () => {
         const mrr = groups.reduce((sum, group) => sum + group.current_mrr, 0);
         expect(Math.abs(mrr - last.total_mrr)).toBeLessThanOrEqual(groups.length / 2);
 
-        const { values, groupOf } = breakdownGroups(random.customers, 'country', null, range.to);
+        const { values, groupOf } = breakdownGroups(random, 'country', null, range.to);
         const retention = retentionReport(
           random,
           { ...range, interval: 'month', trailingMonths: 1, groupOf, groupCount: values.length },

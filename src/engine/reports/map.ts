@@ -121,7 +121,7 @@ export function mapReport(
   query: MapQuery,
   fx: FxTable,
 ): MapReport {
-  const { values, groupOf } = breakdownGroups(snapshot.customers, 'country', query.customers, query.to);
+  const { values, groupOf } = breakdownGroups(snapshot, 'country', query.customers, query.to);
   const groupCount = values.length;
   const cohortQuery = {
     today: query.today,
