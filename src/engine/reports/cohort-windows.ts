@@ -140,20 +140,23 @@ export function cohortFigures(
   // kept per snapshot; the sweep carries them on from there.
   const firstBaseline = windows[0]!.baseline;
   const start = cohortStart(account, Math.min(firstBaseline, query.today));
-  const mrr = start.mrr.slice();
+  // Per customer, side by side (one memory read for both: movements come in random order of
+  // customers): its MRR on the latest baseline, and its change inside the current window.
+  const state = new Float64Array(customerCount * 2);
+  const mrrAt = (customer: number) => customer * 2;
+  const changeAt = (customer: number) => customer * 2 + 1;
   const cohortMrr = new Float64Array(groupCount * currencyCount);
   const cohortSize = new Int32Array(groupCount);
   for (let customer = 0; customer < customerCount; customer++) {
     const group = groupOf[customer]!;
     if (group < 0) continue;
-    cohortMrr[group * currencyCount + customerCurrency[customer]!]! += mrr[customer]!;
+    state[mrrAt(customer)] = start.mrr[customer]!;
+    cohortMrr[group * currencyCount + customerCurrency[customer]!]! += start.mrr[customer]!;
     cohortSize[group]! += start.members[customer]!;
   }
-  // Per customer: its change inside the current window, and the window it was last seen in,
-  // as a whole and per kind, so that each list and count takes a customer once.
-  const change = new Float64Array(customerCount);
-  const seenIn = new Int32Array(customerCount).fill(-1);
-  const seenKindIn = new Int32Array(customerCount * KINDS).fill(-1);
+  // Per customer: the window it was last seen in, shifted left by KINDS bits, and the kinds it
+  // was seen with there as those bits, so that each list and count takes a customer once.
+  const seen = new Int32Array(customerCount).fill(-1);
 
   // A movement inside several windows converts the same way in each: once is enough. NaN marks
   // the movements not converted yet.
@@ -179,7 +182,7 @@ export function cohortFigures(
       const customer = movementCustomer[next]!;
       const group = groupOf[customer]!;
       const amount = movementAmount[next]!;
-      mrr[customer]! += amount;
+      state[mrrAt(customer)]! += amount;
       cohortMrr[group * currencyCount + customerCurrency[customer]!]! += amount;
       const kind = movementKind[next]!;
       if (kind === NEW || kind === REACTIVATION) cohortSize[group]! += 1;
@@ -192,19 +195,21 @@ export function cohortFigures(
     for (let i = next; i < last && movementDay[i]! <= window.target; i++) {
       const customer = movementCustomer[i]!;
       // Only the cohort counts: customers who joined or came back after the baseline do not.
-      if (!counted(i) || mrr[customer]! <= 0) continue;
+      if (!counted(i) || state[mrrAt(customer)]! <= 0) continue;
       const kind = movementKind[i]!;
       const slot = groupOf[customer]! * KINDS + kind;
       amounts[slot]! += baseAmount(i);
-      if (seenKindIn[customer * KINDS + kind] !== index) {
-        seenKindIn[customer * KINDS + kind] = index;
+      const mark = seen[customer]!;
+      const bit = 1 << kind;
+      if (mark >> KINDS !== index) {
+        seen[customer] = (index << KINDS) | bit;
+        movers[slot]! += 1;
+        touched.push(customer);
+      } else if ((mark & bit) === 0) {
+        seen[customer] = mark | bit;
         movers[slot]! += 1;
       }
-      if (seenIn[customer] !== index) {
-        seenIn[customer] = index;
-        touched.push(customer);
-      }
-      change[customer]! += movementAmount[i]!;
+      state[changeAt(customer)]! += movementAmount[i]!;
     }
 
     // Every currency's rate on the window's two days, looked up once: many customers convert at them.
@@ -232,16 +237,17 @@ export function cohortFigures(
     for (const customer of touched) {
       const group = groupOf[customer]!;
       const currency = customerCurrency[customer]!;
-      const before = mrr[customer]!;
-      const after = before + change[customer]!;
-      changed[group * currencyCount + currency]! += change[customer]!;
+      const before = state[mrrAt(customer)]!;
+      const change = state[changeAt(customer)]!;
+      const after = before + change;
+      changed[group * currencyCount + currency]! += change;
       // capped(after, before) - capped(before, before), converting the baseline once.
       const beforeAtBaseline = atBaseline(currency, before);
       cappedCorrection[group]! +=
         Math.min(atTarget(currency, after), beforeAtBaseline) -
         Math.min(atTarget(currency, before), beforeAtBaseline);
       if (after <= 0) lost[group]! += 1;
-      change[customer] = 0;
+      state[changeAt(customer)] = 0;
     }
 
     return Array.from({ length: groupCount }, (_, group): CohortFigures => {
