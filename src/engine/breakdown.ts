@@ -1,6 +1,7 @@
 import { type AccountSnapshot, type CustomerView, heldAlongPatches } from './account-snapshot.js';
 import { inAgeRange, monthsBetween } from './customer-filter.js';
 import { derivedCache } from './derived-cache.js';
+import { dictionaryCoder } from './dictionary-coder.js';
 import { marketOf } from './markets.js';
 import { ownValue } from './own-value.js';
 import { patchedNumbers } from './snapshot.js';
@@ -103,17 +104,8 @@ function valueCodesOf(snapshot: AccountSnapshot, dimension: string, asOf: number
     const { customers } = snapshot;
     const held = heldAlongPatches(snapshot, valueCodes, key);
     const dictionary = held ? [...held.value.dictionary] : [];
-    const codeOfValue = new Map(dictionary.map((value, code) => [value, code]));
-    const codeOf = (customer: CustomerView) => {
-      const value = breakdownValue(customer, dimension, asOf);
-      let code = codeOfValue.get(value);
-      if (code === undefined) {
-        code = dictionary.length;
-        dictionary.push(value);
-        codeOfValue.set(value, code);
-      }
-      return code;
-    };
+    const codeOfValue = dictionaryCoder(dictionary);
+    const codeOf = (customer: CustomerView) => codeOfValue(breakdownValue(customer, dimension, asOf));
     const codes = held
       ? patchedNumbers(held.value.codes, customers.length, held.moves, (at) => codeOf(customers[at]!))
       : Int32Array.from(customers, codeOf);

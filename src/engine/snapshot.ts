@@ -1,3 +1,4 @@
+import { dictionaryCoder } from './dictionary-coder.js';
 import type { Movement, QuantityPoint } from './types.js';
 import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES } from './vocabulary.js';
 
@@ -45,17 +46,8 @@ export const NO_DAY = -2_147_483_648;
 /** The customers' currencies in order of first appearance, and each customer's index into them. */
 function currencyCodes(customers: readonly SnapshotCustomerInput[]) {
   const currencies: string[] = [];
-  const currencyIndex = new Map<string, number>();
-  const customerCurrency = new Uint16Array(customers.length);
-  customers.forEach((customer, index) => {
-    let code = currencyIndex.get(customer.currency);
-    if (code === undefined) {
-      code = currencies.length;
-      currencies.push(customer.currency);
-      currencyIndex.set(customer.currency, code);
-    }
-    customerCurrency[index] = code;
-  });
+  const codeOf = dictionaryCoder(currencies);
+  const customerCurrency = Uint16Array.from(customers, (customer) => codeOf(customer.currency));
   return { currencies, customerCurrency };
 }
 
@@ -204,19 +196,12 @@ function patchCurrencyCodes(
   moves: CustomerMoves,
 ) {
   const dictionary = [...previous.currencies];
-  const codeOf = new Map(dictionary.map((currency, code) => [currency, code]));
+  const codeOf = dictionaryCoder(dictionary);
   const codes = new Uint16Array(customers.length);
   codes.set(previous.customerCurrency.subarray(0, customers.length));
-  fillPatched(codes, previous.customerCurrency, customers.length, moves, (at) => {
-    const currency = customers[at]!.currency;
-    let code = codeOf.get(currency);
-    if (code === undefined) {
-      code = dictionary.length;
-      dictionary.push(currency);
-      codeOf.set(currency, code);
-    }
-    return code;
-  });
+  fillPatched(codes, previous.customerCurrency, customers.length, moves, (at) =>
+    codeOf(customers[at]!.currency),
+  );
   const renumbered = new Int32Array(dictionary.length).fill(-1);
   const currencies: string[] = [];
   for (const code of codes) {
