@@ -210,10 +210,10 @@ describe('patchAccountSnapshot', () => {
             { baseline: 20_004, target: 20_009 },
             { baseline: 20_008, target: 20_012 },
           ];
-          const cohorts = (of: AccountSnapshot) =>
+          const cohorts = (of: AccountSnapshot, from = windows) =>
             cohortFigures(
               of,
-              windows,
+              from,
               {
                 ...query,
                 fixedRateDay: null,
@@ -222,10 +222,13 @@ describe('patchAccountSnapshot', () => {
               },
               fx,
             );
+          const afterToday = [{ baseline: 20_008, target: 20_012 }];
           let snapshot = buildAccountSnapshot(1, customers);
           customerOrder(snapshot, query, fx);
           cohorts(snapshot);
+          cohorts(snapshot, afterToday);
           breakdownGroups(snapshot, 'country', null, query.today);
+          breakdownGroups(snapshot, 'age', null, query.today);
           for (const [[changed, fresh], read] of patches) {
             snapshot = patchAccountSnapshot(
               snapshot,
@@ -242,12 +245,16 @@ describe('patchAccountSnapshot', () => {
             expect(baseMrrsOn(snapshot, query.today, 'usd', fx)).toEqual(
               baseMrrsOn(whole, query.today, 'usd', fx),
             );
-            // Started from each customer's state on the first baseline, patched likewise.
+            // Started from each customer's state on the first baseline, patched likewise, and
+            // from today's when the first baseline is after it.
             expect(cohorts(snapshot)).toEqual(cohorts(whole));
-            // The customers' countries, patched likewise, as groups.
-            expect(breakdownGroups(snapshot, 'country', null, query.today)).toEqual(
-              breakdownGroups(whole, 'country', null, query.today),
-            );
+            expect(cohorts(snapshot, afterToday)).toEqual(cohorts(whole, afterToday));
+            // The customers' countries and ages, patched likewise, as groups, within a mask too.
+            for (const dimension of ['country', 'age'])
+              for (const within of [null, Uint8Array.from(snapshot.customers, (_, index) => index % 2)])
+                expect(breakdownGroups(snapshot, dimension, within, query.today)).toEqual(
+                  breakdownGroups(whole, dimension, within, query.today),
+                );
           }
         },
       ),

@@ -60,6 +60,20 @@ describe('breakdowns', () => {
     expect(masks('country', Uint8Array.of(0, 1, 0)).map(({ value }) => value)).toEqual(['US']);
   });
 
+  it('orders two values the reader finds equal by their code units, whichever came first', () => {
+    // One word, precomposed and with a combining accent: localeCompare finds them equal.
+    const composed = customer('x', { customVariables: { industry: 'Caf\u00e9' } });
+    const combining = customer('y', { customVariables: { industry: 'Cafe\u0301' } });
+    for (const customers of [
+      [composed, combining],
+      [combining, composed],
+    ])
+      expect(breakdownGroups(buildAccountSnapshot(1, customers), 'industry', null, END).values).toEqual([
+        'Cafe\u0301',
+        'Caf\u00e9',
+      ]);
+  });
+
   it('masks the customers of one value within the filter', () => {
     expect([...breakdownMask([a, b, c], 'country', null, 'DE', END)]).toEqual([1, 0, 1]);
     expect([...breakdownMask([a, b, c], 'country', Uint8Array.of(0, 1, 1), 'DE', END)]).toEqual([0, 0, 1]);

@@ -1,5 +1,6 @@
 import { type AccountSnapshot, type CustomerView, heldAlongPatches } from './account-snapshot.js';
 import { inAgeRange, monthsBetween } from './customer-filter.js';
+import { compareText } from './compare-text.js';
 import { derivedCache } from './derived-cache.js';
 import { dictionaryCoder } from './dictionary-coder.js';
 import { marketOf } from './markets.js';
@@ -79,8 +80,12 @@ export function breakdownValue(customer: CustomerView, dimension: string, asOf: 
   }
 }
 
+/**
+ * Values in the reader's order, null last. Values localeCompare finds equal (one word in two
+ * Unicode forms) are ordered by code units, so the order never depends on which came first.
+ */
 const byValue = (a: string | null, b: string | null) =>
-  a === null ? (b === null ? 0 : 1) : b === null ? -1 : a.localeCompare(b);
+  a === null ? (b === null ? 0 : 1) : b === null ? -1 : a.localeCompare(b) || compareText(a, b);
 
 /** Each customer's value of one breakdown, as a code into the values seen. */
 interface ValueCodes {
@@ -90,7 +95,11 @@ interface ValueCodes {
   codes: Int32Array;
 }
 
-/** A few breakdowns per customer list: a dashboard's map asks for one (country). */
+/**
+ * A few breakdowns per customer list: a dashboard's map asks for one (country). With the nine
+ * lists a snapshot reaches (its own and the eight it remembers), at most 36 columns of 400 KB at
+ * 100,000 customers, and their dictionaries.
+ */
 const valueCodes = derivedCache<readonly CustomerView[], ValueCodes>(4);
 
 /**
@@ -99,7 +108,8 @@ const valueCodes = derivedCache<readonly CustomerView[], ValueCodes>(4);
  * breakdown of 100,000 customers by country took about 50 ms, mostly looking their values up).
  */
 function valueCodesOf(snapshot: AccountSnapshot, dimension: string, asOf: number): ValueCodes {
-  const key = `${dimension} ${asOf}`;
+  // Only the age depends on the day it is taken on.
+  const key = dimension === 'age' ? `age ${asOf}` : dimension;
   return valueCodes(snapshot.customers, key, () => {
     const { customers } = snapshot;
     const held = heldAlongPatches(snapshot, valueCodes, key);
@@ -128,13 +138,18 @@ export function breakdownGroups(
   const kept = (index: number) => within === null || within[index] === 1;
   const present = new Uint8Array(dictionary.length);
   for (let index = 0; index < codes.length; index++) if (kept(index)) present[codes[index]!] = 1;
-  const values = dictionary.filter((_, code) => present[code] === 1).sort(byValue);
+  const sortedCodes = dictionary
+    .map((_, code) => code)
+    .filter((code) => present[code] === 1)
+    .sort((a, b) => byValue(dictionary[a]!, dictionary[b]!));
   const groupOfCode = new Int32Array(dictionary.length);
-  const codeOfValue = new Map(dictionary.map((value, code) => [value, code]));
-  values.forEach((value, group) => {
-    groupOfCode[codeOfValue.get(value)!] = group;
+  sortedCodes.forEach((code, group) => {
+    groupOfCode[code] = group;
   });
-  return { values, groupOf: codes.map((code, index) => (kept(index) ? groupOfCode[code]! : -1)) };
+  return {
+    values: sortedCodes.map((code) => dictionary[code]!),
+    groupOf: codes.map((code, index) => (kept(index) ? groupOfCode[code]! : -1)),
+  };
 }
 
 /** Each group of `breakdownGroups` with the customers in it, as masks over the snapshot. */

@@ -6,6 +6,7 @@ import { partitionPoint } from '../orders.js';
 import { shiftMonths } from '../periods.js';
 import { roundCents } from '../rounding.js';
 import { patchedNumbers } from '../snapshot.js';
+import type { MovementKind } from '../types.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 
 /** The customers paying at the end of `baseline`, followed to the end of `target`. */
@@ -44,9 +45,17 @@ export interface CohortQuery {
 }
 
 const KINDS = MOVEMENT_KINDS.length;
-const NEW = MOVEMENT_KINDS.indexOf('new');
-const REACTIVATION = MOVEMENT_KINDS.indexOf('reactivation');
-const CHURN = MOVEMENT_KINDS.indexOf('churn');
+
+/** How a movement of each kind changes the number of paying customers: a cohort's size. */
+const JOINS: Record<MovementKind, number> = {
+  new: 1,
+  expansion: 0,
+  contraction: 0,
+  churn: -1,
+  reactivation: 1,
+};
+/** `JOINS` by index into MOVEMENT_KINDS, for the snapshot's kind column. */
+const JOINS_BY_KIND = Int8Array.from(MOVEMENT_KINDS, (kind) => JOINS[kind]);
 
 /** The last day of the window of `months` months that ends on `target`: Jan 31 for Feb 28 and one month. */
 export function baselineOf(target: number, months: number): number {
@@ -62,8 +71,9 @@ interface CohortStart {
 }
 
 /**
- * Up to four days per customer list: a dashboard's map and retention ask two. With the eight
- * lists a snapshot remembers, at most 32 starts of 1.2 MB at 100,000 customers.
+ * Up to four days per customer list: a dashboard's map and retention ask two. With the nine
+ * lists a snapshot reaches (its own and the eight it remembers), at most 36 starts of 1.2 MB at
+ * 100,000 customers; those on lists a later one also holds are no longer patched from.
  */
 const cohortStarts = derivedCache<readonly CustomerView[], CohortStart>(4);
 
@@ -72,8 +82,7 @@ function membersOn(customer: CustomerView, day: number): number {
   let count = 0;
   for (const movement of customer.movements) {
     if (movement.day > day) break;
-    if (movement.kind === 'new' || movement.kind === 'reactivation') count += 1;
-    else if (movement.kind === 'churn') count -= 1;
+    count += JOINS[movement.kind];
   }
   return count;
 }
@@ -89,8 +98,10 @@ function cohortStart(snapshot: AccountSnapshot, day: number): CohortStart {
     const { customers } = snapshot;
     const held = heldAlongPatches(snapshot, cohortStarts, key);
     if (held) {
-      const patched = <Column extends Float64Array | Int32Array>(column: Column, valueOf: typeof mrrOn) =>
-        patchedNumbers(column, customers.length, held.moves, (at) => valueOf(customers[at]!, day));
+      const patched = <Column extends Float64Array | Int32Array>(
+        column: Column,
+        valueOf: (customer: CustomerView, day: number) => number,
+      ) => patchedNumbers(column, customers.length, held.moves, (at) => valueOf(customers[at]!, day));
       return { mrr: patched(held.value.mrr, mrrOn), members: patched(held.value.members, membersOn) };
     }
     const { movementDay, movementCustomer, movementKind, movementAmount, movementCount } = snapshot.movements;
@@ -99,9 +110,7 @@ function cohortStart(snapshot: AccountSnapshot, day: number): CohortStart {
     for (let i = 0; i < movementCount && movementDay[i]! <= day; i++) {
       const customer = movementCustomer[i]!;
       mrr[customer]! += movementAmount[i]!;
-      const kind = movementKind[i]!;
-      if (kind === NEW || kind === REACTIVATION) members[customer]! += 1;
-      else if (kind === CHURN) members[customer]! -= 1;
+      members[customer]! += JOINS_BY_KIND[movementKind[i]!]!;
     }
     return { mrr, members };
   });
@@ -155,7 +164,8 @@ export function cohortFigures(
     cohortSize[group]! += start.members[customer]!;
   }
   // Per customer: the window it was last seen in, shifted left by KINDS bits, and the kinds it
-  // was seen with there as those bits, so that each list and count takes a customer once.
+  // was seen with there as those bits, so that each list and count takes a customer once (a
+  // range holds far fewer than the 2^26 windows that would overflow it).
   const seen = new Int32Array(customerCount).fill(-1);
 
   // A movement inside several windows converts the same way in each: once is enough. NaN marks
@@ -184,9 +194,7 @@ export function cohortFigures(
       const amount = movementAmount[next]!;
       state[mrrAt(customer)]! += amount;
       cohortMrr[group * currencyCount + customerCurrency[customer]!]! += amount;
-      const kind = movementKind[next]!;
-      if (kind === NEW || kind === REACTIVATION) cohortSize[group]! += 1;
-      else if (kind === CHURN) cohortSize[group]! -= 1;
+      cohortSize[group]! += JOINS_BY_KIND[movementKind[next]!]!;
     }
 
     const amounts = new Float64Array(groupCount * KINDS);
