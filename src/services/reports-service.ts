@@ -218,7 +218,9 @@ export function createReportsService(prepare: ReportInputs) {
       const kind = parseSplitKind(raw.type);
       const committed = parseBoolean('committed', raw.committed);
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
-      const result = mrrSubtypesReport(snapshot.movements, { ...query, customers, committed }, kind, table);
+      const result = [
+        ...mrrSubtypesReport(snapshot.movements, { ...query, customers, committed }, kind, table),
+      ];
       return { currency: query.baseCurrency, type: kind, subtypes: [...SUBTYPES_OF_KIND[kind]], result };
     },
 
@@ -247,7 +249,7 @@ export function createReportsService(prepare: ReportInputs) {
       const base: MrrQuery = { ...query, customers, committed };
       const response: MrrResponse = { currency: query.baseCurrency, result: [] };
       if (breakdown === undefined) {
-        response.result = mrrReport(snapshot.movements, base, table);
+        response.result = [...mrrReport(snapshot.movements, base, table)];
       } else {
         response.breakdown = breakdown;
         response.result = mrrSeries(snapshot, breakdown, base)
@@ -261,11 +263,9 @@ export function createReportsService(prepare: ReportInputs) {
       }
       if (raw.compare !== undefined) {
         const shifted = shiftRange(query, raw.compare as (typeof COMPARES)[number]);
-        response.compare = mrrReport(
-          snapshot.movements,
-          { ...base, from: shifted.from, to: shifted.to },
-          table,
-        );
+        response.compare = [
+          ...mrrReport(snapshot.movements, { ...base, from: shifted.from, to: shifted.to }, table),
+        ];
       }
       return response;
     },

@@ -1,10 +1,11 @@
 import { allocate } from '../allocate.js';
+import { derivedCache } from '../derived-cache.js';
 import type { FxTable } from '../fx-table.js';
 import { periodsBetween } from '../periods.js';
 import type { Snapshot } from '../snapshot.js';
 import type { MovementKind } from '../types.js';
 import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES, SUBTYPES_OF_KIND } from '../vocabulary.js';
-import { baseConverter, movementCounts, mrrReport, type MrrQuery, type MrrRow } from './mrr.js';
+import { baseConverter, movementCounts, mrrQueryKey, mrrReport, type MrrQuery } from './mrr.js';
 
 /** The movement kinds `/reports/mrr-subtypes` splits: the others have one subtype each. */
 export const SPLIT_KINDS = ['expansion', 'contraction', 'churn'] as const satisfies readonly MovementKind[];
@@ -28,8 +29,17 @@ export function mrrSubtypesReport(
   query: MrrQuery,
   kind: SplitKind,
   fx: FxTable,
-  mrrRows: readonly MrrRow[] = mrrReport(snapshot, query, fx),
-): MrrSubtypesRow[] {
+): readonly MrrSubtypesRow[] {
+  return keptSplits(snapshot, `${kind}|${mrrQueryKey(query, fx)}`, () =>
+    Object.freeze(splitBySubtype(snapshot, query, kind, fx).map((row) => Object.freeze(row))),
+  );
+}
+
+/** A snapshot's subtype reports, by kind and query: the report and the table with subtypes share them. */
+const keptSplits = derivedCache<Snapshot, readonly Readonly<MrrSubtypesRow>[]>(8);
+
+function splitBySubtype(snapshot: Snapshot, query: MrrQuery, kind: SplitKind, fx: FxTable): MrrSubtypesRow[] {
+  const mrrRows = mrrReport(snapshot, query, fx);
   const subtypes = SUBTYPES_OF_KIND[kind];
   const kindIndex = MOVEMENT_KINDS.indexOf(kind);
   // Snapshot subtype index -> position among this kind's subtypes.
@@ -82,7 +92,7 @@ export function mrrRowsWithSubtypes(
 ): Record<string, number | string>[] {
   const mrrRows = mrrReport(snapshot, query, fx);
   const split = new Map(
-    SPLIT_KINDS.map((kind) => [kind, mrrSubtypesReport(snapshot, query, kind, fx, mrrRows)] as const),
+    SPLIT_KINDS.map((kind) => [kind, mrrSubtypesReport(snapshot, query, kind, fx)] as const),
   );
   return mrrRows.map((mrrRow, index) => {
     const row: Record<string, number | string> = {};

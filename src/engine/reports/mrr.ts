@@ -2,6 +2,7 @@ import type { RangeQuery } from '../range-query.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
 import { allocate } from '../allocate.js';
 import { dayString } from '../days.js';
+import { derivedCache, objectId } from '../derived-cache.js';
 import type { FxTable } from '../fx-table.js';
 import { periodsBetween } from '../periods.js';
 import { ratioOrZero } from '../ratio.js';
@@ -82,7 +83,37 @@ const [NEW, EXPANSION, CONTRACTION, CHURN, REACTIVATION] = [0, 1, 2, 3, 4] as co
  * to add up to the change of the rounded totals. After today only movements a subscription
  * record schedules count, and only in committed mode (docs/metrics.md, "Committed MRR").
  */
-export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): MrrRow[] {
+export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): readonly MrrRow[] {
+  return keptReports(snapshot, mrrQueryKey(query, fx), () =>
+    Object.freeze(computeMrrReport(snapshot, query, fx)),
+  );
+}
+
+/**
+ * A snapshot's MRR reports, by query: the MRR report, its table, the subtype reports and the
+ * table with subtypes ask for the same series of one snapshot (a dashboard asks them together),
+ * and it is made once. Its rows are frozen, as every reader shares them.
+ */
+const keptReports = derivedCache<Snapshot, readonly Readonly<MrrRow>[]>(8);
+
+/** Everything an MRR report of `query` depends on besides the snapshot, as a cache key. */
+export function mrrQueryKey(query: MrrQuery, fx: FxTable): string {
+  const customers = query.customers === null ? 'all' : objectId(query.customers);
+  return [
+    query.today,
+    query.from,
+    query.to,
+    query.interval,
+    query.baseCurrency,
+    query.fixFx,
+    query.committed,
+    query.subtype ?? 'any',
+    customers,
+    objectId(fx),
+  ].join('|');
+}
+
+function computeMrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Readonly<MrrRow>[] {
   const { customers, fixFx } = query;
   const currencyCount = snapshot.currencies.length;
   const toBase = baseConverter(snapshot, query, fx);
@@ -181,6 +212,6 @@ export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
     };
     previousTotal = total;
     previousSubscribers = subscribers;
-    return row;
+    return Object.freeze(row);
   });
 }
