@@ -15,6 +15,7 @@ import { oauthStatesRepo } from './oauth-states-repo.js';
 import { migrate } from './migrate.js';
 import { openPgliteDb } from './pglite-db.js';
 import { ownerCaches } from './owner-caches.js';
+import { sharedRequestReads } from './shared-reads.js';
 import { planGroupsRepo } from './plan-groups-repo.js';
 import { segmentsRepo } from './segments-repo.js';
 import { sendClaims, type SendOnce } from './send-claims.js';
@@ -84,13 +85,14 @@ export interface Store extends Repos {
 
 /**
  * The store over an open database. The embedded one is written by this process alone, so it
- * keeps owner caches of the reads every request makes (see owner-caches.ts).
+ * keeps owner caches of the reads every request makes (see owner-caches.ts); on PostgreSQL,
+ * requests that arrive together share those reads (see shared-reads.ts).
  */
 export function storeOver(db: Db): Store {
   const statistics = tableStatistics(db);
   const caches = db.kind === 'pglite' ? ownerCaches() : undefined;
   return {
-    ...(caches ? caches.root(repos(db)) : repos(db)),
+    ...(caches ? caches.root(repos(db)) : sharedRequestReads(repos(db))),
     kind: db.kind,
     async transaction(fn) {
       let committed = () => {};

@@ -89,6 +89,35 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
     expect(response.headers['mrrlytics-data-age']).toBeUndefined();
   });
 
+  it('shows each write to the read after it while other readers keep the reads every request makes busy', async () => {
+    t = await createTestApp(kind, {}, { metrics: { readWaitMs: 10_000 } });
+    const { account, post } = await reportFixtureAccount(t, RATES);
+    await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
+    let reading = true;
+    // Readers that keep version reads in flight, started before the writes below commit: a
+    // read after a write must not take such a read's version for its own. Each lets the event
+    // loop turn between calls, as a client over the network would: an answer from memory never
+    // leaves the microtask queue, and the writes would starve.
+    const readers = Array.from({ length: 4 }, async () => {
+      while (reading) {
+        await t.call(account.viewerKey, { method: 'GET', url: '/reports/summary' });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    try {
+      for (let write = 1; write <= 5; write++) {
+        await post('/data/invoices', [invoice(`i${write}`, 'c1', 1000)]);
+        const response = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+        // Invoices of 1000 a month each, all for c1 from the same day.
+        expect(response.json().summary.mrr_current).toBe(1000 * write);
+        expect(response.headers['mrrlytics-data-age']).toBeUndefined();
+      }
+    } finally {
+      reading = false;
+      await Promise.all(readers);
+    }
+  });
+
   it.runIf(kind === 'postgres')(
     'answers from the previous snapshot, with its age, while a newer one is held up',
     async () => {
