@@ -33,7 +33,7 @@ export function sharedRead<V>(read: (key: string) => Promise<V>): (key: string) 
  * The three reads every request makes before its own work (its API key, its account, its data
  * version), shared by the requests that arrive together. On PostgreSQL, where no process may keep
  * them, each request sent its own three queries: under 16 clients, sending them took more of the
- * event loop than answering the reports (docs/decisions.md, "Shared request reads").
+ * event loop than answering the reports (docs/decisions.md, "Shared request reads on PostgreSQL").
  */
 export function sharedRequestReads(repos: Repos): Repos {
   return {
