@@ -113,6 +113,24 @@ describe('TextColumn', () => {
     expect(third.values().at(20_000)).toBe('in_20001');
   });
 
+  it('keeps extending in place a list that a column sized ahead for far more extended', () => {
+    // A patch's columns are sized ahead for the whole table, at 16 characters a value for text;
+    // ids take fewer. Grown to that size, the spare was cut off by a copy, and the next patch
+    // had to grow (copy) the column again: two copies of every character at every patch.
+    const first = listOf(Array.from({ length: 2_000 }, (_, n) => `in_${n}`));
+    const second = new TextColumn(100_000);
+    second.pushRange(first, 0, first.length);
+    for (let n = 2_000; n < 6_000; n++) second.push(`in_${n}`);
+    const grown = second.values();
+    expect(grown.units.buffer.byteLength).toBeLessThan(grown.endOf(5_999) + 20_000);
+    const third = new TextColumn(100_000);
+    third.pushRange(grown, 0, grown.length);
+    third.push('in_6000');
+    const extended = third.values();
+    expect(extended.units.buffer).toBe(grown.units.buffer);
+    expect(extended.toArray()).toEqual(Array.from({ length: 6_001 }, (_, n) => `in_${n}`));
+  });
+
   it('decodes a value longer than one call takes at once', () => {
     const long = 'x€'.repeat(5_000);
     expect(listOf([long]).at(0)).toBe(long);

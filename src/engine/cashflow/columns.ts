@@ -16,8 +16,8 @@ const readLengths = new WeakMap<ArrayBufferLike, number>();
  * A typed column filled one value at a time, doubling as it goes: its buffer lives outside the
  * garbage-collected heap, where a growing array of a million numbers would be copied there.
  * `slack` is the room kept past the values: a buffer with at most that much to spare is kept as
- * it is, and a column extending another's buffer in place grows by that much once it is full,
- * so the next patch can extend it again rather than copy it.
+ * it is, and a column extending another's buffer in place grows by at least that much once it is
+ * full, so the next patch can extend it again rather than copy it.
  */
 export class Column<A extends NumberArray> {
   private array: A | undefined;
@@ -79,14 +79,18 @@ export class Column<A extends NumberArray> {
     return true;
   }
 
-  /** The buffer sized ahead at first, then doubled; one extended in place, by `slack` past what it needs. */
+  /**
+   * The buffer sized ahead at first, then doubled. One extended in place grows by its room past
+   * what it needs, whatever was sized ahead: that size is a whole table's estimate (for text, 16
+   * characters a value, where ids take fewer), and growing to it would leave a spare that
+   * `values` cuts off by a copy, so that every patch would copy the column twice.
+   */
   private grow(least: number): A {
-    const size =
-      least <= this.capacity
+    const size = this.extended
+      ? least + this.room()
+      : least <= this.capacity
         ? this.capacity
-        : this.extended
-          ? least + this.slack
-          : Math.max(least, 2 * this.length);
+        : Math.max(least, 2 * this.length);
     const larger = new this.kind(size);
     if (this.array) larger.set(this.array.subarray(0, this.length));
     this.array = larger;
@@ -94,13 +98,24 @@ export class Column<A extends NumberArray> {
   }
 
   /**
-   * The values pushed. A buffer sized ahead (a patched table's) is nearly full and is kept as it
-   * is rather than copied; one grown by doubling, past `slack`, is copied to the values' size.
+   * Room an extended column keeps past its values when it grows: `slack`, or a 64th of its
+   * length when that is more, so that a patch adding many values grows it a few times rather
+   * than once per `slack`.
+   */
+  private room(): number {
+    return Math.max(this.slack, this.length >> 6);
+  }
+
+  /**
+   * The values pushed. A buffer extended in place keeps at most its room spare and is kept as it
+   * is, for the next patch to extend; so is one sized ahead and nearly full. One with more than
+   * `slack` to spare (grown by doubling, or sized ahead for more) is copied to the values' size.
    */
   values(): A {
     const array = this.array ?? this.grow(0);
     const spare = array.length - this.length;
-    const values = (spare <= this.slack ? array.subarray(0, this.length) : array.slice(0, this.length)) as A;
+    const kept = this.extended || spare <= this.slack;
+    const values = (kept ? array.subarray(0, this.length) : array.slice(0, this.length)) as A;
     readLengths.set(values.buffer, this.length);
     return values;
   }
