@@ -218,6 +218,8 @@ export function createReportsService(prepare: ReportInputs) {
       const kind = parseSplitKind(raw.type);
       const committed = parseBoolean('committed', raw.committed);
       const { query, snapshot, customers, table } = await prepare(accountId, raw);
+      // The engine's rows may be kept for the snapshot, shared and frozen: the response gets
+      // its own array of them.
       const result = [
         ...mrrSubtypesReport(snapshot.movements, { ...query, customers, committed }, kind, table),
       ];
@@ -249,6 +251,7 @@ export function createReportsService(prepare: ReportInputs) {
       const base: MrrQuery = { ...query, customers, committed };
       const response: MrrResponse = { currency: query.baseCurrency, result: [] };
       if (breakdown === undefined) {
+        // Its own array of the kept rows, as for the subtypes.
         response.result = [...mrrReport(snapshot.movements, base, table)];
       } else {
         response.breakdown = breakdown;

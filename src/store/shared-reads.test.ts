@@ -72,4 +72,22 @@ describe('sharedRead', () => {
     source.started[3]!.answer();
     expect(await fourth).toBe('a@0');
   });
+
+  it('reads again after a read that threw rather than rejected', async () => {
+    let calls = 0;
+    let release = () => {};
+    const shared = sharedRead((key) => {
+      calls += 1;
+      if (calls === 2) throw new Error('no connection');
+      return new Promise<string>((resolve) => (release = () => resolve(`${key}#${calls}`)));
+    });
+    const first = shared('a');
+    const second = shared('a');
+    release();
+    expect(await first).toBe('a#1');
+    await expect(second).rejects.toThrow('no connection');
+    const third = shared('a');
+    release();
+    expect(await third).toBe('a#3');
+  });
 });

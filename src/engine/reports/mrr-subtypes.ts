@@ -5,7 +5,15 @@ import { periodsBetween } from '../periods.js';
 import type { Snapshot } from '../snapshot.js';
 import type { MovementKind } from '../types.js';
 import { MOVEMENT_KINDS, MOVEMENT_SUBTYPES, SUBTYPES_OF_KIND } from '../vocabulary.js';
-import { baseConverter, movementCounts, mrrQueryKey, mrrReport, type MrrQuery } from './mrr.js';
+import {
+  baseConverter,
+  frozenRows,
+  movementCounts,
+  mrrReport,
+  type MrrQuery,
+  type MrrRow,
+  sharedQueryKey,
+} from './mrr.js';
 
 /** The movement kinds `/reports/mrr-subtypes` splits: the others have one subtype each. */
 export const SPLIT_KINDS = ['expansion', 'contraction', 'churn'] as const satisfies readonly MovementKind[];
@@ -29,17 +37,23 @@ export function mrrSubtypesReport(
   query: MrrQuery,
   kind: SplitKind,
   fx: FxTable,
-): readonly MrrSubtypesRow[] {
-  return keptSplits(snapshot, `${kind}|${mrrQueryKey(query, fx)}`, () =>
-    Object.freeze(splitBySubtype(snapshot, query, kind, fx).map((row) => Object.freeze(row))),
-  );
+  mrrRows: readonly MrrRow[] = mrrReport(snapshot, query, fx),
+): readonly Readonly<MrrSubtypesRow>[] {
+  const key = sharedQueryKey(query, fx);
+  const make = () => frozenRows(splitBySubtype(snapshot, query, kind, fx, mrrRows));
+  return key === null ? make() : keptSplits(snapshot, `${kind}|${key}`, make);
 }
 
-/** A snapshot's subtype reports, by kind and query: the report and the table with subtypes share them. */
+/** Kept as the MRR report is (`sharedQueryKey`): the subtypes report and the table with subtypes share them. */
 const keptSplits = derivedCache<Snapshot, readonly Readonly<MrrSubtypesRow>[]>(8);
 
-function splitBySubtype(snapshot: Snapshot, query: MrrQuery, kind: SplitKind, fx: FxTable): MrrSubtypesRow[] {
-  const mrrRows = mrrReport(snapshot, query, fx);
+function splitBySubtype(
+  snapshot: Snapshot,
+  query: MrrQuery,
+  kind: SplitKind,
+  fx: FxTable,
+  mrrRows: readonly MrrRow[],
+): MrrSubtypesRow[] {
   const subtypes = SUBTYPES_OF_KIND[kind];
   const kindIndex = MOVEMENT_KINDS.indexOf(kind);
   // Snapshot subtype index -> position among this kind's subtypes.
@@ -92,11 +106,11 @@ export function mrrRowsWithSubtypes(
 ): Record<string, number | string>[] {
   const mrrRows = mrrReport(snapshot, query, fx);
   const split = new Map(
-    SPLIT_KINDS.map((kind) => [kind, mrrSubtypesReport(snapshot, query, kind, fx)] as const),
+    SPLIT_KINDS.map((kind) => [kind, mrrSubtypesReport(snapshot, query, kind, fx, mrrRows)] as const),
   );
   return mrrRows.map((mrrRow, index) => {
     const row: Record<string, number | string> = {};
-    for (const [field, value] of Object.entries(mrrRow) as [string, number | string][]) {
+    for (const [field, value] of Object.entries<number | string>(mrrRow)) {
       row[field] = value;
       const suffix = field.endsWith('_customers') ? '_customers' : '';
       const kind = field.slice(0, field.length - suffix.length) as SplitKind;

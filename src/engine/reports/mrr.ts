@@ -83,37 +83,45 @@ const [NEW, EXPANSION, CONTRACTION, CHURN, REACTIVATION] = [0, 1, 2, 3, 4] as co
  * to add up to the change of the rounded totals. After today only movements a subscription
  * record schedules count, and only in committed mode (docs/metrics.md, "Committed MRR").
  */
-export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): readonly MrrRow[] {
-  return keptReports(snapshot, mrrQueryKey(query, fx), () =>
-    Object.freeze(computeMrrReport(snapshot, query, fx)),
-  );
+export function mrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): readonly Readonly<MrrRow>[] {
+  const key = sharedQueryKey(query, fx);
+  const make = () => frozenRows(computeMrrReport(snapshot, query, fx));
+  return key === null ? make() : keptReports(snapshot, key, make);
 }
 
-/**
- * A snapshot's MRR reports, by query: the MRR report, its table, the subtype reports and the
- * table with subtypes ask for the same series of one snapshot (a dashboard asks them together),
- * and it is made once. Its rows are frozen, as every reader shares them.
- */
 const keptReports = derivedCache<Snapshot, readonly Readonly<MrrRow>[]>(8);
 
-/** Everything an MRR report of `query` depends on besides the snapshot, as a cache key. */
-export function mrrQueryKey(query: MrrQuery, fx: FxTable): string {
-  const customers = query.customers === null ? 'all' : objectId(query.customers);
-  return [
-    query.today,
-    query.from,
-    query.to,
-    query.interval,
-    query.baseCurrency,
-    query.fixFx,
-    query.committed,
-    query.subtype ?? 'any',
-    customers,
-    objectId(fx),
-  ].join('|');
+/**
+ * The key under which a report of `query` is kept per snapshot, or null when it is not kept. The
+ * MRR report, the subtypes report and the table with subtypes of one unfiltered query read the
+ * same series (a dashboard asks them together), made once per snapshot. A filtered query is not
+ * kept: its mask is made per request, so no other request would find it, and a breakdown's one
+ * query per value would push the shared ones out.
+ */
+export function sharedQueryKey(query: MrrQuery, fx: FxTable): string | null {
+  if (query.customers !== null || query.subtype !== undefined) return null;
+  // Every field of the query, so that a field added to it cannot be left out of the key.
+  const parts = {
+    today: query.today,
+    from: query.from,
+    to: query.to,
+    interval: query.interval,
+    baseCurrency: query.baseCurrency,
+    fixFx: query.fixFx,
+    committed: query.committed,
+    customers: 'all',
+    subtype: 'any',
+  } satisfies Record<keyof MrrQuery, unknown>;
+  return `${Object.values(parts).join('|')}|${objectId(fx)}`;
 }
 
-function computeMrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Readonly<MrrRow>[] {
+/** Rows that several readers share, frozen so that none of them can change another's. */
+export function frozenRows<Row extends object>(rows: Row[]): readonly Readonly<Row>[] {
+  for (const row of rows) Object.freeze(row);
+  return Object.freeze(rows);
+}
+
+function computeMrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): MrrRow[] {
   const { customers, fixFx } = query;
   const currencyCount = snapshot.currencies.length;
   const toBase = baseConverter(snapshot, query, fx);
@@ -212,6 +220,6 @@ function computeMrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Rea
     };
     previousTotal = total;
     previousSubscribers = subscribers;
-    return Object.freeze(row);
+    return row;
   });
 }
