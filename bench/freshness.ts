@@ -213,7 +213,7 @@ export async function everyReportFresh(
  * one was answered or not (a steady stream, as many writers would make), while `clients` read
  * the targets in turn until the last write is answered.
  */
-async function stream(
+export async function stream(
   api: FreshnessApi,
   customerIds: readonly string[],
   today: string,
