@@ -1,6 +1,7 @@
 import { accountsRepo } from './accounts-repo.js';
 import { apiKeysRepo } from './api-keys-repo.js';
 import { cashflowRepo } from './cashflow-repo.js';
+import { changeQueueCompaction } from './change-queue-compaction.js';
 import { changesRepo, DATA_VERSION_CHANNEL } from './changes-repo.js';
 import { connectorImportsRepo } from './connector-imports-repo.js';
 import { customersRepo } from './customers-repo.js';
@@ -89,7 +90,7 @@ export interface Store extends Repos {
  * requests that arrive together share those reads (see shared-reads.ts).
  */
 export function storeOver(db: Db): Store {
-  const statistics = tableStatistics(db);
+  const upkeep = tableUpkeep(db);
   const caches = db.kind === 'pglite' ? ownerCaches() : undefined;
   return {
     ...(caches ? caches.root(repos(db)) : sharedRequestReads(repos(db))),
@@ -103,7 +104,7 @@ export function storeOver(db: Db): Store {
         return fn(scope.repos);
       });
       committed();
-      await statistics.afterWrite();
+      await upkeep();
       return result;
     },
     sendOnce: sendClaims(db),
@@ -119,6 +120,19 @@ export function storeOver(db: Db): Store {
 
 export type StoreLocation = { databaseUrl: string; statementTimeoutMs?: number } | { dataDir?: string };
 
+/**
+ * What runs after each transaction, at most every few seconds: table statistics on both
+ * stores, and on the embedded store, which has no autovacuum, the change queue's compaction.
+ */
+function tableUpkeep(db: Db): () => Promise<void> {
+  const statistics = tableStatistics(db);
+  const compaction = db.kind === 'pglite' ? changeQueueCompaction(db) : undefined;
+  return async () => {
+    await statistics.afterWrite();
+    await compaction?.afterWrite();
+  };
+}
+
 /** Opens PostgreSQL when a URL is given, else PGlite, and brings the schema up to date. */
 export async function openStore(location: StoreLocation): Promise<Store> {
   const db =
@@ -128,8 +142,9 @@ export async function openStore(location: StoreLocation): Promise<Store> {
   try {
     await migrate(db);
     // Tables that grew since their last analysis (a restored backup, a store written by an
-    // older version) are analyzed before the first request plans against them.
-    await tableStatistics(db).afterWrite();
+    // older version) are analyzed, and a bloated change queue compacted, before the first
+    // request plans against them.
+    await tableUpkeep(db)();
   } catch (error) {
     await db.close();
     throw error;

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { throttledUpkeep } from './throttled-upkeep.js';
 
 /**
  * A table is analyzed once it has grown by this many pages (8 KiB each) since its last
@@ -21,9 +22,6 @@ const CHECK_INTERVAL_MS = 5_000;
  * statistics are kept after bulk writes, by the service").
  */
 export function tableStatistics(db: Queryable, now: () => number = Date.now) {
-  let lastCheck = Number.NEGATIVE_INFINITY;
-  let running: Promise<void> | null = null;
-
   async function analyzeStale(): Promise<void> {
     const stale = await db.query<{ name: string }>(
       `select quote_ident(relname) as name from pg_class
@@ -36,20 +34,5 @@ export function tableStatistics(db: Queryable, now: () => number = Date.now) {
     for (const { name } of stale) await db.exec(`analyze ${name}`);
   }
 
-  return {
-    async afterWrite(): Promise<void> {
-      if (running) return running;
-      if (now() - lastCheck < CHECK_INTERVAL_MS) return;
-      lastCheck = now();
-      // The write before this has committed: nothing here may fail it. A check or an analysis
-      // that fails (a lost connection, two processes analyzing one table at once) is tried
-      // again at the next check.
-      running = analyzeStale()
-        .catch(() => {})
-        .finally(() => {
-          running = null;
-        });
-      return running;
-    },
-  };
+  return { afterWrite: throttledUpkeep(analyzeStale, CHECK_INTERVAL_MS, now) };
 }
