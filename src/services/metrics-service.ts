@@ -32,6 +32,12 @@ import { today } from './report-context.js';
 /** A data version, and when it was read. */
 type ReadPoint = Omit<ReadVersion, 'customers'>;
 
+/** A snapshot's customers, as a patch of the held snapshot's or read whole, and what they are of. */
+interface SnapshotCustomers {
+  read: ReadPoint;
+  customers: { from: AccountSnapshot; patch: PatchedCustomers } | { whole: CustomerView[] };
+}
+
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
 const BATCH = 500;
 
@@ -281,21 +287,30 @@ export function createMetricsService(
     await tx.metrics.replace(accountId, keys, derived);
   }
 
+  /**
+   * Under the account's lock, takes up to BATCH of its dirty customers and recomputes them;
+   * returns how many there were.
+   */
+  async function deriveBatch(tx: Repos, accountId: string, table: FxTable): Promise<number> {
+    await tx.metrics.lockAccount(accountId);
+    // Here too, not only when a snapshot is built: an account no one reads is refreshed.
+    await pruneWhenDue(tx, accountId, Date.now());
+    const keys = await tx.changes.claimDirtyCustomers(accountId, BATCH);
+    if (keys.length > 0) await recompute(tx, accountId, keys, table);
+    return keys.length;
+  }
+
+  /** Whether a batch of `claimed` customers may have left more behind, and the refresh goes on. */
+  const moreToDerive = (claimed: number) => claimed === BATCH && !stopping;
+
   /** Recomputes every dirty customer of the account; returns how many there were. */
   async function refresh(accountId: string): Promise<number> {
     const table = await fx.table();
     let total = 0;
     for (;;) {
-      const claimed = await store.transaction(async (tx) => {
-        await tx.metrics.lockAccount(accountId);
-        // Here too, not only when a snapshot is built: an account no one reads is refreshed.
-        await pruneWhenDue(tx, accountId, Date.now());
-        const keys = await tx.changes.claimDirtyCustomers(accountId, BATCH);
-        if (keys.length > 0) await recompute(tx, accountId, keys, table);
-        return keys.length;
-      });
+      const claimed = await store.transaction((tx) => deriveBatch(tx, accountId, table));
       total += claimed;
-      if (claimed < BATCH || stopping) return total;
+      if (!moreToDerive(claimed)) return total;
     }
   }
 
@@ -303,44 +318,56 @@ export function createMetricsService(
    * The customers of a snapshot of the version asked for: the held snapshot's, patched with the
    * customers re-derived since its version, or the whole account read again when there are many,
    * or the held one is older than the store's memory of them (docs/decisions.md, "Snapshots are
-   * patched"). Under the account's lock, after the refresh: nothing is derived meanwhile. With
-   * no customer marked either, they hold every write up to the data version of that moment,
-   * which is what the snapshot is then of: after a refresh that ran long (through an import),
-   * newer than the version asked for, so the next reader finds it current rather than reading
-   * the account again.
+   * patched"). Read in the transaction of the refresh's last batch, under the account's lock:
+   * nothing is derived meanwhile. With no customer marked either, they hold every write up to
+   * the data version of that moment, which is what the snapshot is then of: after a refresh
+   * that ran long (through an import), newer than the version asked for, so the next reader
+   * finds it current rather than reading the account again.
    */
   async function customersOf(
+    tx: Repos,
     accountId: string,
     asked: ReadPoint,
-  ): Promise<{
-    read: ReadPoint;
-    customers: { from: AccountSnapshot; patch: PatchedCustomers } | { whole: CustomerView[] };
-  }> {
+    held: AccountSnapshot | undefined,
+  ): Promise<SnapshotCustomers> {
+    const settledAt = Date.now();
+    const settled = await tx.changes.settledVersion(accountId);
+    const read =
+      settled !== null && settled > asked.version ? { version: settled, readAt: settledAt } : asked;
+    await pruneWhenDue(tx, accountId, asked.readAt);
+    const changed = held && (await changedSince(tx, accountId, readVersionOf(held), asked.readAt));
+    if (changed) {
+      const fresh =
+        changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
+      return { read, customers: { from: held, patch: patchCustomers(held.customers, changed, fresh) } };
+    }
+    const views: CustomerView[] = [];
+    for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE))
+      views.push(...customerViews(page));
+    return { read, customers: { whole: inSnapshotOrder(views) } };
+  }
+
+  /**
+   * Derives the account's dirty customers, then reads the customers of its snapshot in the
+   * transaction of the last batch: a build waits for the store's connection once, not twice,
+   * which on the embedded store's one connection, behind a stream of writes, was about a third
+   * of a build's time.
+   */
+  async function deriveThenRead(accountId: string, asked: ReadPoint): Promise<SnapshotCustomers> {
+    const table = await fx.table();
     const held = snapshots.get(accountId);
-    return store.transaction(async (tx) => {
-      await tx.metrics.lockAccount(accountId);
-      const settledAt = Date.now();
-      const settled = await tx.changes.settledVersion(accountId);
-      const read =
-        settled !== null && settled > asked.version ? { version: settled, readAt: settledAt } : asked;
-      await pruneWhenDue(tx, accountId, asked.readAt);
-      const changed = held && (await changedSince(tx, accountId, readVersionOf(held), asked.readAt));
-      if (changed) {
-        const fresh =
-          changed.length === 0 ? [] : customerViews(await tx.metrics.snapshotCustomers(accountId, changed));
-        return { read, customers: { from: held, patch: patchCustomers(held.customers, changed, fresh) } };
-      }
-      const views: CustomerView[] = [];
-      for await (const page of tx.metrics.snapshotPages(accountId, SNAPSHOT_PAGE))
-        views.push(...customerViews(page));
-      return { read, customers: { whole: inSnapshotOrder(views) } };
-    });
+    for (;;) {
+      const read = await store.transaction(async (tx) =>
+        moreToDerive(await deriveBatch(tx, accountId, table))
+          ? undefined
+          : customersOf(tx, accountId, asked, held),
+      );
+      if (read) return read;
+    }
   }
 
   async function build(accountId: string, version: number): Promise<AccountSnapshot> {
-    const asked = { version, readAt: Date.now() };
-    await refresh(accountId);
-    const { read, customers } = await customersOf(accountId, asked);
+    const { read, customers } = await deriveThenRead(accountId, { version, readAt: Date.now() });
     const snapshot =
       'whole' in customers
         ? buildAccountSnapshot(read.version, customers.whole, read.readAt)

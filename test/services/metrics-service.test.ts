@@ -3,6 +3,7 @@ import { mrrOn } from '../../src/engine/account-snapshot.js';
 import { dayNumber as d, dayString } from '../../src/engine/days.js';
 import { systemClock } from '../../src/services/clock.js';
 import { createServices, type Services } from '../../src/services/index.js';
+import type { Store } from '../../src/store/open-store.js';
 import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/stores.js';
 
 describe.each(STORE_KINDS)('metrics service on %s', (kind) => {
@@ -108,5 +109,24 @@ describe.each(STORE_KINDS)('metrics service on %s', (kind) => {
     ]);
     expect(a).toBe(b);
     expect(a.customers[0]!.name).toBe('Renamed');
+  });
+
+  it('derives a write and reads the snapshot in one transaction', async () => {
+    let transactions = 0;
+    const counted: Store = {
+      ...testStore.store,
+      transaction: (fn) => {
+        transactions += 1;
+        return testStore.store.transaction(fn);
+      },
+    };
+    const own = createServices(counted, systemClock);
+    await own.metrics.snapshot(accountId);
+    await own.customers.update(accountId, 'c1', { name: 'Once' });
+    transactions = 0;
+    const snapshot = await own.metrics.snapshot(accountId);
+    // The build waits for the store once: the refresh's last batch and the read share it.
+    expect(transactions).toBe(1);
+    expect(snapshot.customers[0]!.name).toBe('Once');
   });
 });
