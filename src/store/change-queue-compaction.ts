@@ -1,37 +1,63 @@
-import type { Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { throttledUpkeep } from './throttled-upkeep.js';
 
 /**
- * The queue's file is rewritten once it is past this many pages (8 KiB each) and holds fewer
- * live marks than this many a page: a page holds about 80.
+ * The queue's file is compacted once it is past this many pages (8 KiB each) and, on the
+ * embedded store, holds fewer live marks than this many a page: a page holds about 80.
  */
 const COMPACT_WHEN = { pages: 128, liveMarksPerPage: 8 };
 
 /** Checks at most this often; the check is one read of the catalog. */
 const CHECK_INTERVAL_MS = 5_000;
 
+/** How long PostgreSQL's compaction waits for the queue's lock before it leaves it to the next check. */
+const LOCK_WAIT = '20ms';
+
 /**
- * Keeps the embedded store's change queue (`dirty_customers`) small. Every write adds marks
- * and every refresh deletes them, so nearly all of the queue's rows are soon dead. PostgreSQL's
- * autovacuum reclaims them; PGlite has none, and after a 100,000-customer import the queue's
- * file held 18 MiB and its key's index 22 MiB for two live marks: finding an account's first
- * mark, as every snapshot build and every claim does, walked 2,700 pages of dead index entries
- * (11 ms). A plain VACUUM frees them but keeps the file's size, and the planner, then told of
- * two rows in 2,246 pages, read the whole file at every step of a claim (67 ms). So the queue
- * is rewritten whole (VACUUM FULL) once its file is large and mostly dead: on the embedded
- * store's one connection its exclusive lock holds back nothing that would not wait anyway
- * (docs/decisions.md, "The embedded store's change queue is compacted").
+ * Keeps the change queue (`dirty_customers`) small. Every write adds marks and every refresh
+ * deletes them, so nearly all of the queue's rows are soon dead, and finding an account's first
+ * mark, as every snapshot build and every claim does, steps over them (docs/decisions.md, "The
+ * change queue is compacted"). After a 100,000-customer import on PGlite, which has no
+ * autovacuum, that was 2,700 index pages (11 ms) for two live marks. A plain VACUUM frees the
+ * entries but keeps the file's size, and the planner, then told of two rows in 2,246 pages,
+ * read the whole file at every step of a claim (67 ms). So a large queue is compacted:
+ *
+ * - on the embedded store, rewritten whole (VACUUM FULL) once it is mostly dead: its exclusive
+ *   lock holds back nothing that would not wait for the one connection anyway;
+ * - on PostgreSQL, where it would stop every process's writes for the rewrite, emptied by
+ *   TRUNCATE only when no mark is left, under a lock it waits at most LOCK_WAIT for.
  */
-export function changeQueueCompaction(db: Queryable, now: () => number = Date.now) {
-  async function compactWhenMostlyDead(): Promise<void> {
+export function changeQueueCompaction(db: Db, now: () => number = Date.now) {
+  async function rewriteWhenMostlyDead(pages: number): Promise<void> {
+    const [queue] = await db.query<{ live: number }>('select count(*)::int as live from dirty_customers');
+    if (!queue || queue.live >= pages * COMPACT_WHEN.liveMarksPerPage) return;
+    await db.exec('vacuum full dirty_customers');
+  }
+
+  async function truncateWhenEmpty(): Promise<void> {
+    const marked = async (on: Queryable) => {
+      const [row] = await on.query<{ marked: boolean }>(
+        'select exists (select 1 from dirty_customers) as marked',
+      );
+      return row?.marked !== false;
+    };
+    // Looked at first without the lock, which would hold back every write while it waits.
+    if (await marked(db)) return;
+    await db.transaction(async (tx) => {
+      await tx.query(`select set_config('lock_timeout', $1, true)`, [LOCK_WAIT]);
+      // No write can add a mark while the lock is held, so an empty queue stays empty.
+      await tx.query('lock table dirty_customers in access exclusive mode');
+      if (!(await marked(tx))) await tx.query('truncate dirty_customers');
+    });
+  }
+
+  async function compactWhenLarge(): Promise<void> {
     const [file] = await db.query<{ pages: number }>(
       `select pg_relation_size('dirty_customers') / current_setting('block_size')::int as pages`,
     );
     if (!file || file.pages <= COMPACT_WHEN.pages) return;
-    const [queue] = await db.query<{ live: number }>('select count(*)::int as live from dirty_customers');
-    if (!queue || queue.live >= file.pages * COMPACT_WHEN.liveMarksPerPage) return;
-    await db.exec('vacuum full dirty_customers');
+    await (db.kind === 'pglite' ? rewriteWhenMostlyDead(file.pages) : truncateWhenEmpty());
   }
 
-  return { afterWrite: throttledUpkeep(compactWhenMostlyDead, CHECK_INTERVAL_MS, now) };
+  return { afterWrite: throttledUpkeep(compactWhenLarge, CHECK_INTERVAL_MS, now) };
 }

@@ -121,15 +121,15 @@ export function storeOver(db: Db): Store {
 export type StoreLocation = { databaseUrl: string; statementTimeoutMs?: number } | { dataDir?: string };
 
 /**
- * What runs after each transaction, at most every few seconds: table statistics on both
- * stores, and on the embedded store, which has no autovacuum, the change queue's compaction.
+ * What runs after each transaction, at most every few seconds: table statistics, and the change
+ * queue's compaction.
  */
 function tableUpkeep(db: Db): () => Promise<void> {
   const statistics = tableStatistics(db);
-  const compaction = db.kind === 'pglite' ? changeQueueCompaction(db) : undefined;
+  const compaction = changeQueueCompaction(db);
   return async () => {
     await statistics.afterWrite();
-    await compaction?.afterWrite();
+    await compaction.afterWrite();
   };
 }
 
