@@ -334,7 +334,6 @@ export function createMetricsService(
     const settled = await tx.changes.settledVersion(accountId);
     const read =
       settled !== null && settled > asked.version ? { version: settled, readAt: settledAt } : asked;
-    await pruneWhenDue(tx, accountId, asked.readAt);
     const changed = held && (await changedSince(tx, accountId, readVersionOf(held), asked.readAt));
     if (changed) {
       const fresh =
@@ -351,7 +350,8 @@ export function createMetricsService(
    * Derives the account's dirty customers, then reads the customers of its snapshot in the
    * transaction of the last batch: a build waits for the store's connection once, not twice,
    * which on the embedded store's one connection, behind a stream of writes, was about a third
-   * of a build's time.
+   * of a build's time. A read that fails undoes that batch too; its customers stay marked and
+   * are derived again by the next build.
    */
   async function deriveThenRead(accountId: string, asked: ReadPoint): Promise<SnapshotCustomers> {
     const table = await fx.table();

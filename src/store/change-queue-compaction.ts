@@ -7,11 +7,14 @@ import { throttledUpkeep } from './throttled-upkeep.js';
  */
 const COMPACT_WHEN = { pages: 128, liveMarksPerPage: 8 };
 
-/** Checks at most this often; the check is one read of the catalog. */
+/** Checks at most this often: the file's size, and only past COMPACT_WHEN.pages a look at its marks. */
 const CHECK_INTERVAL_MS = 5_000;
 
-/** How long PostgreSQL's compaction waits for the queue's lock before it leaves it to the next check. */
-const LOCK_WAIT = '20ms';
+/**
+ * How long PostgreSQL's compaction waits for the queue's lock, in ms, before it leaves it to the
+ * next check: while it waits, every write of the account's marks waits behind it.
+ */
+const LOCK_WAIT_MS = 20;
 
 /**
  * Keeps the change queue (`dirty_customers`) small. Every write adds marks and every refresh
@@ -25,12 +28,17 @@ const LOCK_WAIT = '20ms';
  * - on the embedded store, rewritten whole (VACUUM FULL) once it is mostly dead: its exclusive
  *   lock holds back nothing that would not wait for the one connection anyway;
  * - on PostgreSQL, where it would stop every process's writes for the rewrite, emptied by
- *   TRUNCATE only when no mark is left, under a lock it waits at most LOCK_WAIT for.
+ *   TRUNCATE only when no mark is left, under a lock it waits at most LOCK_WAIT_MS for.
  */
-export function changeQueueCompaction(db: Db, now: () => number = Date.now) {
+export function changeQueueCompaction(db: Db, now: () => number = Date.now, lockWaitMs = LOCK_WAIT_MS) {
   async function rewriteWhenMostlyDead(pages: number): Promise<void> {
-    const [queue] = await db.query<{ live: number }>('select count(*)::int as live from dirty_customers');
-    if (!queue || queue.live >= pages * COMPACT_WHEN.liveMarksPerPage) return;
+    const enough = pages * COMPACT_WHEN.liveMarksPerPage;
+    // Counted only up to what keeps the queue as it is: during an import it holds many.
+    const [queue] = await db.query<{ live: number }>(
+      'select count(*)::int as live from (select from dirty_customers limit $1) marks',
+      [enough],
+    );
+    if (!queue || queue.live >= enough) return;
     await db.exec('vacuum full dirty_customers');
   }
 
@@ -44,7 +52,10 @@ export function changeQueueCompaction(db: Db, now: () => number = Date.now) {
     // Looked at first without the lock, which would hold back every write while it waits.
     if (await marked(db)) return;
     await db.transaction(async (tx) => {
-      await tx.query(`select set_config('lock_timeout', $1, true)`, [LOCK_WAIT]);
+      // Neither statement takes a snapshot, so the look below, in read committed whatever the
+      // database's default, sees every mark committed before the lock was granted.
+      await tx.query('set transaction isolation level read committed');
+      await tx.query(`set local lock_timeout = ${Math.trunc(lockWaitMs)}`);
       // No write can add a mark while the lock is held, so an empty queue stays empty.
       await tx.query('lock table dirty_customers in access exclusive mode');
       if (!(await marked(tx))) await tx.query('truncate dirty_customers');

@@ -128,5 +128,6 @@ describe.each(STORE_KINDS)('metrics service on %s', (kind) => {
     // The build waits for the store once: the refresh's last batch and the read share it.
     expect(transactions).toBe(1);
     expect(snapshot.customers[0]!.name).toBe('Once');
+    await own.metrics.stop();
   });
 });

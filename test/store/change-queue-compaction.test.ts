@@ -96,23 +96,68 @@ describe.each(STORE_KINDS)('change queue compaction on %s', (kind) => {
       await mark(1, 30_000);
       await db.query('delete from dirty_customers');
       const full = await queuePages(db);
-      let release = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let locked = () => {};
-      const holding = new Promise<void>((resolve) => (locked = resolve));
-      // A write under way: its lock keeps the compaction out, which gives up rather than wait.
-      const writer = db.transaction(async (tx) => {
-        await tx.query('lock table dirty_customers in row exclusive mode');
-        locked();
-        await held;
-      });
-      await holding;
+      const writer = holdingWrite(db);
+      await writer.holding;
       await changeQueueCompaction(db).afterWrite();
       expect(await queuePages(db)).toBe(full);
-      release();
-      await writer;
+      writer.release();
+      await writer.done;
       await changeQueueCompaction(db).afterWrite();
       expect(await queuePages(db)).toBe(0);
     });
   });
+
+  it.skipIf(kind !== 'postgres')('keeps a mark committed while it waited for the lock', async () => {
+    await withQueue(async (db, mark) => {
+      await mark(1, 30_000);
+      await db.query('delete from dirty_customers');
+      // A write that marks a customer and commits while the compaction waits for the table:
+      // the queue looked empty before the lock, and is not once the lock is granted.
+      const writer = holdingWrite(db);
+      await writer.holding;
+      const compacting = changeQueueCompaction(db, Date.now, 10_000).afterWrite();
+      await waitForLockRequest(db);
+      await writer.markAndCommit();
+      await compacting;
+      expect(await liveMarks(db)).toEqual(['late']);
+    });
+  });
 });
+
+/** A transaction that holds the queue's table, as a write under way does, until told to end. */
+function holdingWrite(db: Db) {
+  let release = (_mark: boolean) => {};
+  const ended = new Promise<boolean>((resolve) => (release = resolve));
+  let locked = () => {};
+  const holding = new Promise<void>((resolve) => (locked = resolve));
+  const done = db.transaction(async (tx) => {
+    await tx.query('lock table dirty_customers in row exclusive mode');
+    locked();
+    if (await ended)
+      await tx.query(
+        `insert into dirty_customers (account_id, data_source_id, customer_id)
+         select account_id, gen_random_uuid(), 'late' from accounts limit 1`,
+      );
+  });
+  return {
+    holding,
+    done,
+    release: () => release(false),
+    markAndCommit: async () => {
+      release(true);
+      await done;
+    },
+  };
+}
+
+/** Resolves once some transaction waits for the queue's exclusive lock. */
+async function waitForLockRequest(db: Db): Promise<void> {
+  for (;;) {
+    const [row] = await db.query<{ waiting: boolean }>(
+      `select exists (select 1 from pg_locks where relation = 'dirty_customers'::regclass
+                       and mode = 'AccessExclusiveLock' and not granted) as waiting`,
+    );
+    if (row?.waiting) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
