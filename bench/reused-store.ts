@@ -5,7 +5,7 @@ import { ApiClient } from './api-client.js';
 import { everyReportFresh, freshCustomer, STREAM_PATHS, stream, WRITES_PER_SECOND } from './freshness.js';
 import { ingest } from './ingest.js';
 import { log } from './log.js';
-import { type ReportTarget, reportTargets, targetUrl } from './reports.js';
+import { type ReportTarget, reflect, reportTargets, targetUrl } from './reports.js';
 import { type Server, startServer } from './server.js';
 import { percentile } from './stats.js';
 import { createBenchStore } from './stores.js';
@@ -17,8 +17,9 @@ npm run bench:reused -- stream FILE [--runs N] [--cpu-prof DIR]
 The freshness phase's parts alone, on a store loaded once: a change to the write path is then
 measured in minutes, before and after alternating, rather than by a whole benchmark each.
 
-  load     generates and imports an account (seed 1, six years) into a new store, and writes
-           where it is and its admin key to FILE
+  load     generates and imports an account (seed 1, six years) into a new store, reads every
+           report once (the time until each reflects the import), and writes where the store
+           is and its admin key to FILE
   rounds   starts the built server on FILE's store, reads every report once, then --runs rounds
            (default 9) of one write followed by every report until each holds it, as the
            benchmark's "every report after one write"
@@ -69,6 +70,8 @@ async function load(): Promise<void> {
       { batch: 5_000, concurrency: 4, onProgress: (done) => log(`${done} customers stored`) },
     );
     log(`${loaded.counts.invoices} invoices in ${loaded.seconds.toFixed(1)} s`);
+    const reflection = await reflect(api, await reportTargets(api, today), () => server.rss());
+    log(`every report reflects the import ${(reflection.totalMs / 1000).toFixed(1)} s after its last write`);
     const saved: Saved = { env: store.env, adminKey: server.adminKey };
     writeFileSync(file!, JSON.stringify(saved));
   } finally {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ITEMS_PER_TURN, nextTurn } from '../services/bulk-import.js';
 import { InvalidInputError } from '../services/errors.js';
 import { unstorableReason as problem } from '../services/storable-text.js';
 import { CsvBody } from './csv-body.js';
@@ -30,6 +31,20 @@ function findUnstorable(root: unknown): Finding | undefined {
       // Reversed onto the stack, so the first field in the input is reported first.
       stack.push(...children.reverse());
     }
+  }
+  return undefined;
+}
+
+/**
+ * `findUnstorable` for a body, an array's items a few hundred per turn of the event loop: a
+ * bulk body is 5,000 items, and other requests' transactions wait for this thread meanwhile.
+ */
+async function findUnstorableInTurns(body: unknown): Promise<Finding | undefined> {
+  if (!Array.isArray(body)) return findUnstorable(body);
+  for (let index = 0; index < body.length; index++) {
+    if (index > 0 && index % ITEMS_PER_TURN === 0) await nextTurn();
+    const finding = findUnstorable(body[index]);
+    if (finding) return { ...finding, path: [String(index), ...finding.path] };
   }
   return undefined;
 }
@@ -71,7 +86,7 @@ export function registerInputGuards(app: FastifyInstance): void {
     if (request.body instanceof CsvBody) return checkCsv(request.body);
     // An uploaded file's bytes: the uploads service checks its cells once it has read them.
     if (Buffer.isBuffer(request.body)) return;
-    const finding = findUnstorable(request.body);
+    const finding = await findUnstorableInTurns(request.body);
     if (finding) throw invalid('body', finding);
   });
 }

@@ -11,6 +11,7 @@ import {
   rejectWhere,
   throwFirstError,
   validateBatch,
+  validateBatchInTurns,
 } from './bulk-import.js';
 import { recordChanges } from './change-tracking.js';
 import type { Clock } from './clock.js';
@@ -21,7 +22,7 @@ import { today } from './report-context.js';
 import { dayString } from '../engine/days.js';
 import { country, currency, dataSourceRef, externalId, instant, shortText } from './record-fields.js';
 import { recordKey } from './record-import.js';
-import { locateRecord, sourceResolver, unknownSourceError } from './record-sources.js';
+import { locateRecord, resolveSources, unknownSourceError } from './record-sources.js';
 import type { RecordEventSink } from './webhooks-service.js';
 
 export const CUSTOMER_STATUSES = ['active', 'cancelled'] as const;
@@ -123,10 +124,14 @@ export function createCustomersService(
   ): Promise<{ written: CustomerRow[]; events: RecordEvent[] }> {
     const refuse = allOrNothing ? throwFirstError : () => {};
     refuse(batch);
-    const resolver = sourceResolver(tx, accountId);
+    const resolved = await resolveSources(
+      tx,
+      accountId,
+      batch.pending.map((item) => item.value.data_source),
+    );
     const sourced = [];
     for (const item of batch.pending) {
-      const dataSourceId = await resolver.resolve(item.value.data_source);
+      const dataSourceId = resolved.get(item.value.data_source);
       if (dataSourceId === undefined)
         batch.errors.set(item.index, unknownSourceError(item.value.data_source!));
       else sourced.push({ ...item, dataSourceId });
@@ -201,7 +206,7 @@ export function createCustomersService(
      * object is announced to webhooks (created or updated); an array is a bulk import, and not.
      */
     async upsert(accountId: string, body: unknown): Promise<{ id: string }[]> {
-      const batch = validateBatch(bodyItems(body), customerInputSchema);
+      const batch = await validateBatchInTurns(bodyItems(body), customerInputSchema);
       const unknownCurrency = await currencyChecker(fx);
       const announce = !Array.isArray(body);
       const { written, events } = await store.transaction((tx) =>

@@ -13,6 +13,8 @@ import { dayNumber, dayString } from '../engine/days.js';
 import type { FxTable } from '../engine/fx-table.js';
 import type { Movement, PlanInput, Segment } from '../engine/types.js';
 import type {
+  DerivedCustomer,
+  HistoryCustomerRow,
   HistoryLineRow,
   HistorySubscriptionRow,
   PaymentMethodRow,
@@ -40,6 +42,12 @@ interface SnapshotCustomers {
 
 /** Customers recomputed per transaction: bounded, so one large import does not hold one huge transaction. */
 const BATCH = 500;
+
+/**
+ * Customers derived per part of a batch: small enough that the store reads and writes other
+ * parts while this thread derives one, large enough to keep the statements few.
+ */
+const DERIVE_PART = 125;
 
 /** Customers read per page when a snapshot is built. */
 const SNAPSHOT_PAGE = 10_000;
@@ -84,6 +92,49 @@ function groupByCustomer<T extends { data_source_id: string; customer_id: string
     else groups.set(key, [row]);
   }
   return groups;
+}
+
+/** What the engine derives a customer from, grouped by customer. */
+interface CustomerHistories {
+  customers: HistoryCustomerRow[];
+  lines: Map<string, HistoryLineRow[]>;
+  subscriptions: Map<string, HistorySubscriptionRow[]>;
+  paymentMethods: Map<string, PaymentMethodRow[]>;
+}
+
+/** Sent together: the store answers them one after another without a wait for this thread. */
+async function readHistories(
+  tx: Repos,
+  accountId: string,
+  keys: readonly RecordKey[],
+): Promise<CustomerHistories> {
+  const [customers, lines, subscriptions, paymentMethods] = await Promise.all([
+    tx.metrics.customers(accountId, keys),
+    tx.metrics.lines(accountId, keys),
+    tx.metrics.subscriptions(accountId, keys),
+    tx.metrics.paymentMethods(accountId, keys),
+  ]);
+  return {
+    customers,
+    lines: groupByCustomer(lines),
+    subscriptions: groupByCustomer(subscriptions),
+    paymentMethods: groupByCustomer(paymentMethods),
+  };
+}
+
+function inParts<T>(items: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}
+
+/**
+ * A statement's promise awaited later than it is made: a failure meanwhile is met where it is
+ * awaited, rather than reported as unhandled first.
+ */
+function awaitedLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }
 
 function toMovement(row: SnapshotMovementRow): Movement {
@@ -234,31 +285,47 @@ export function createMetricsService(
     await tx.metrics.pruneDerivedChanges(accountId, DERIVED_CHANGES_KEPT_S);
   }
 
+  /**
+   * Derives `keys`' customers in parts, every part's reads sent at once: this thread derives a
+   * part while the store reads the next ones, and the store writes a part while this thread
+   * derives the next (docs/decisions.md, "A transaction's statements sent together").
+   */
   async function recompute(
     tx: Repos,
     accountId: string,
     keys: readonly RecordKey[],
     table: FxTable,
   ): Promise<void> {
-    const account = await tx.accounts.get(accountId);
-    const customers = await tx.metrics.customers(accountId, keys);
-    const lines = groupByCustomer<HistoryLineRow>(await tx.metrics.lines(accountId, keys));
-    const subscriptions = groupByCustomer<HistorySubscriptionRow>(
-      await tx.metrics.subscriptions(accountId, keys),
-    );
-    const paymentMethods = groupByCustomer<PaymentMethodRow>(
-      await tx.metrics.paymentMethods(accountId, keys),
-    );
-    const plans = plansByKey(await tx.metrics.plans(accountId));
+    const shared = Promise.all([tx.accounts.get(accountId), tx.metrics.plans(accountId)]);
+    const parts = inParts(keys, DERIVE_PART).map((part) => ({
+      keys: part,
+      histories: awaitedLater(readHistories(tx, accountId, part)),
+    }));
+    const [account, planRows] = await shared;
+    const plans = plansByKey(planRows);
+    const writes: Promise<void>[] = [];
+    for (const part of parts) {
+      const derived = deriveCustomers(await part.histories, plans, account?.base_currency ?? 'usd', table);
+      writes.push(awaitedLater(tx.metrics.replace(accountId, part.keys, derived)));
+    }
+    await Promise.all(writes);
+  }
+
+  function deriveCustomers(
+    { customers, lines, subscriptions, paymentMethods }: CustomerHistories,
+    plans: ReturnType<typeof plansByKey>,
+    baseCurrency: string,
+    table: FxTable,
+  ): DerivedCustomer[] {
     const day = today(clock);
-    const derived = customers.map((customer) => {
+    return customers.map((customer) => {
       const key = { dataSourceId: customer.data_source_id, id: customer.customer_id };
       const history = customerHistory(
         customer.currency,
         lines.get(keyString(key)) ?? [],
         subscriptions.get(keyString(key)) ?? [],
         plans,
-        account?.base_currency ?? 'usd',
+        baseCurrency,
       );
       const timeline = customerTimeline(history, { fx: table, graceDays });
       const firstPaid = timeline.points.find((point) => point.mrr > 0);
@@ -284,7 +351,6 @@ export function createMetricsService(
         })),
       };
     });
-    await tx.metrics.replace(accountId, keys, derived);
   }
 
   /**
@@ -292,10 +358,13 @@ export function createMetricsService(
    * returns how many there were.
    */
   async function deriveBatch(tx: Repos, accountId: string, table: FxTable): Promise<number> {
-    await tx.metrics.lockAccount(accountId);
-    // Here too, not only when a snapshot is built: an account no one reads is refreshed.
-    await pruneWhenDue(tx, accountId, Date.now());
-    const keys = await tx.changes.claimDirtyCustomers(accountId, BATCH);
+    // Sent together, run in this order: the claim runs under the lock.
+    const [, , keys] = await Promise.all([
+      tx.metrics.lockAccount(accountId),
+      // Here too, not only when a snapshot is built: an account no one reads is refreshed.
+      pruneWhenDue(tx, accountId, Date.now()),
+      tx.changes.claimDirtyCustomers(accountId, BATCH),
+    ]);
     if (keys.length > 0) await recompute(tx, accountId, keys, table);
     return keys.length;
   }

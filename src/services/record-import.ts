@@ -12,11 +12,12 @@ import {
   rejectWhere,
   throwFirstError,
   validateBatch,
+  validateBatchInTurns,
 } from './bulk-import.js';
 import { type Changes, recordChanges } from './change-tracking.js';
 import { type CurrencyCheck, currencyChecker } from './currency-check.js';
 import type { FxService } from './fx-service.js';
-import { locateRecord, sourceResolver, unknownSourceError } from './record-sources.js';
+import { locateRecord, resolveSources, unknownSourceError } from './record-sources.js';
 import type { RecordEventSink } from './webhooks-service.js';
 
 /** A stored raw record: its external id, its data source and its fields. */
@@ -72,10 +73,14 @@ async function writeBatch<R extends StoredRecord>(
   unknownCurrency: CurrencyCheck,
   announce = false,
 ): Promise<{ batch: Batch<R>; events: RecordEvent[] }> {
-  const resolver = sourceResolver(tx, accountId);
+  const resolved = await resolveSources(
+    tx,
+    accountId,
+    batch.pending.map((item) => item.value.data_source),
+  );
   const sourced: Batch<R> = { raw: batch.raw, pending: [], errors: batch.errors };
   for (const item of batch.pending) {
-    const dataSource = await resolver.resolve(item.value.data_source);
+    const dataSource = resolved.get(item.value.data_source);
     if (dataSource === undefined) sourced.errors.set(item.index, unknownSourceError(item.value.data_source!));
     else sourced.pending.push({ index: item.index, value: { ...item.value, data_source: dataSource } as R });
   }
@@ -131,7 +136,7 @@ export function recordUseCases<R extends StoredRecord>(
      * of one object is a write of one record, and announced; an array is a bulk import, and not.
      */
     async import(accountId: string, body: unknown): Promise<ItemResult[]> {
-      const batch = validateBatch(bodyItems(body), type.schema);
+      const batch = await validateBatchInTurns(bodyItems(body), type.schema);
       const single = !Array.isArray(body);
       const unknownCurrency = await currencyChecker(fx);
       const written = await store.transaction((tx) =>

@@ -8,7 +8,7 @@ import { isUuid } from './ids.js';
  * Resolves the `data_source` of written items inside one transaction: a given id must be one
  * of the account's sources; no id means the default "API" source, created on first need.
  */
-export function sourceResolver(tx: Repos, accountId: string) {
+function sourceResolver(tx: Repos, accountId: string) {
   let known: Promise<Set<string>> | undefined;
   let fallback: Promise<string> | undefined;
   return {
@@ -22,6 +22,21 @@ export function sourceResolver(tx: Repos, accountId: string) {
       return (await known).has(dataSource) ? dataSource : undefined;
     },
   };
+}
+
+/**
+ * The data source each of `named` is stored under (undefined where the account has no such
+ * source), each name resolved once: a body's items mostly share one.
+ */
+export async function resolveSources(
+  tx: Repos,
+  accountId: string,
+  named: Iterable<string | undefined>,
+): Promise<Map<string | undefined, string | undefined>> {
+  const resolver = sourceResolver(tx, accountId);
+  return new Map(
+    await Promise.all([...new Set(named)].map(async (name) => [name, await resolver.resolve(name)] as const)),
+  );
 }
 
 export function unknownSourceError(dataSource: string): string {

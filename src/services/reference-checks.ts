@@ -30,11 +30,11 @@ export async function checkReferences<R extends StoredRecord>(
       planKeys.set(keyString(key), key);
     }
   }
-  // Invoices have no foreign key to their customer: the lock keeps the customer until they are stored.
-  const customers = await tx.records.existing('customers', accountId, [...customerKeys.values()], {
-    lock: true,
-  });
-  const plans = await tx.records.existing('plans', accountId, [...planKeys.values()]);
+  const [customers, plans] = await Promise.all([
+    // Invoices have no foreign key to their customer: the lock keeps the customer until they are stored.
+    tx.records.existing('customers', accountId, [...customerKeys.values()], { lock: true }),
+    tx.records.existing('plans', accountId, [...planKeys.values()]),
+  ]);
   return (record) => {
     const references = referencesOf(record);
     if (!customers.has(keyString({ dataSourceId: record.data_source, id: references.customer }))) {

@@ -25,12 +25,46 @@ export async function bulkWrite<T = Row>(
   spec: BulkWriteSpec,
   rows: Row[],
 ): Promise<T[]> {
-  const names = Object.keys(spec.columns);
-  if (db.copyCsv && !spec.conflictKey && !spec.returning) {
-    if (rows.length > 0)
-      await db.copyCsv(spec.table, ['account_id', ...names], csvRows(accountId, spec.columns, rows));
-    return [];
+  if (copies(db, spec)) return preparedWrite<T>(db, accountId, spec, rows)();
+  const sql = insertSql(spec);
+  const chunks: Promise<T[]>[] = [];
+  // Each chunk is sent once its text is made: the store starts on it while this thread makes the
+  // next, and in a transaction they run in order.
+  for (const chunk of jsonChunks(rows)) chunks.push(db.query<T>(sql, [accountId, chunk]));
+  return (await Promise.all(chunks)).flat();
+}
+
+/**
+ * `bulkWrite` in two steps: the statements' text is made now, and sent when the returned
+ * function is called. In a transaction, text made while the store runs an earlier statement
+ * follows it without the store waiting for this thread.
+ */
+export function preparedWrite<T = Row>(
+  db: Queryable,
+  accountId: string,
+  spec: BulkWriteSpec,
+  rows: Row[],
+): () => Promise<T[]> {
+  if (copies(db, spec)) {
+    if (rows.length === 0) return async () => [];
+    const csv = csvRows(accountId, spec.columns, rows);
+    return async () => {
+      await db.copyCsv(spec.table, ['account_id', ...Object.keys(spec.columns)], csv);
+      return [];
+    };
   }
+  const sql = insertSql(spec);
+  const chunks = [...jsonChunks(rows)];
+  return async () => (await Promise.all(chunks.map((chunk) => db.query<T>(sql, [accountId, chunk])))).flat();
+}
+
+/** Whether the rows go by COPY: plain inserts, where the driver offers it. */
+function copies(db: Queryable, spec: BulkWriteSpec): db is Queryable & Required<Pick<Queryable, 'copyCsv'>> {
+  return db.copyCsv !== undefined && !spec.conflictKey && !spec.returning;
+}
+
+function insertSql(spec: BulkWriteSpec): string {
+  const names = Object.keys(spec.columns);
   const recordType = names.map((name) => `${name} ${spec.columns[name]}`).join(', ');
   const conflict = spec.conflictKey
     ? ` on conflict (account_id, ${spec.conflictKey.join(', ')}) do update set ${names
@@ -38,13 +72,12 @@ export async function bulkWrite<T = Row>(
         .map((name) => `${name} = excluded.${name}`)
         .join(', ')}`
     : '';
-  const sql = `insert into ${spec.table} (account_id, ${names.join(', ')})
+  return `insert into ${spec.table} (account_id, ${names.join(', ')})
     select $1, ${names.map((name) => `x.${name}`).join(', ')} from json_to_recordset($2::json) as x(${recordType})${conflict}${spec.returning ? ` returning ${spec.returning}` : ''}`;
-  const written: T[] = [];
+}
+
+function* jsonChunks(rows: readonly Row[]): Generator<string> {
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    written.push(
-      ...(await db.query<T>(sql, [accountId, JSON.stringify(rows.slice(start, start + ROWS_PER_STATEMENT))])),
-    );
+    yield JSON.stringify(rows.slice(start, start + ROWS_PER_STATEMENT));
   }
-  return written;
 }

@@ -76,12 +76,15 @@ export function dataSourcesRepo(db: Queryable) {
      * created with `newId` when absent. A per-account lock makes concurrent first writes agree.
      */
     async findOrCreateDefault(accountId: string, newId: string): Promise<string> {
-      await db.query('select pg_advisory_xact_lock($1, hashtext($2))', [DEFAULT_SOURCE_LOCK, accountId]);
-      const [existing] = await db.query<{ data_source_id: string }>(
-        `select data_source_id from data_sources where account_id = $1 and type = 'api' and name = $2
-         order by created_at, data_source_id limit 1`,
-        [accountId, DEFAULT_SOURCE_NAME],
-      );
+      // Sent together; the look runs once the lock is held.
+      const [, [existing]] = await Promise.all([
+        db.query('select pg_advisory_xact_lock($1, hashtext($2))', [DEFAULT_SOURCE_LOCK, accountId]),
+        db.query<{ data_source_id: string }>(
+          `select data_source_id from data_sources where account_id = $1 and type = 'api' and name = $2
+           order by created_at, data_source_id limit 1`,
+          [accountId, DEFAULT_SOURCE_NAME],
+        ),
+      ]);
       if (existing) return existing.data_source_id;
       await db.query(
         `insert into data_sources (account_id, data_source_id, name, type) values ($1, $2, $3, 'api')`,

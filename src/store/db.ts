@@ -49,6 +49,11 @@ export interface JobQueueDb {
 
 export interface Db extends Queryable {
   readonly kind: StoreKind;
+  /**
+   * Runs `fn` in one transaction. Statements `fn` sends without awaiting the ones before run in
+   * the order sent, and the first to fail fails those after it (docs/decisions.md, "A
+   * transaction's statements sent together").
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Resolves when the database can take statements; rejects when it cannot. */
   ping(): Promise<void>;

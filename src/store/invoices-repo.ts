@@ -4,7 +4,7 @@ import type {
   TRANSACTION_RESULTS,
   TRANSACTION_TYPES,
 } from '../engine/vocabulary.js';
-import { bulkWrite } from './bulk-write.js';
+import { bulkWrite, preparedWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { keysJson, type Page, type RecordKey } from './records-repo.js';
 
@@ -108,7 +108,7 @@ export function invoicesRepo(db: Queryable) {
      */
     async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<RecordKey[]> {
       if (invoices.length === 0) return [];
-      const written = await bulkWrite<{ s: string; i: string; replaced: boolean; owner: string | null }>(
+      const upserted = bulkWrite<{ s: string; i: string; replaced: boolean; owner: string | null }>(
         db,
         accountId,
         {
@@ -140,20 +140,8 @@ export function invoicesRepo(db: Queryable) {
           ...values,
         })),
       );
-      // Only a replaced invoice can have lines and transactions already; a new one has none.
-      const replaced = written.filter((row) => row.replaced);
-      const previousOwners = replaced.flatMap((row) =>
-        row.owner === null ? [] : [{ dataSourceId: row.s, id: row.owner }],
-      );
-      const keys = keysJson(replaced.map((row) => ({ dataSourceId: row.s, id: row.i })));
-      for (const table of replaced.length > 0 ? ['invoice_lines', 'invoice_transactions'] : []) {
-        await db.query(
-          `delete from ${table} c using ${KEYS}
-           where c.account_id = $1 and c.data_source_id = k.s and c.invoice_id = k.i`,
-          [accountId, keys],
-        );
-      }
-      await bulkWrite(
+      // Made while the store writes the invoices, and sent as soon as it has.
+      const lines = preparedWrite(
         db,
         accountId,
         {
@@ -186,7 +174,7 @@ export function invoicesRepo(db: Queryable) {
           })),
         ),
       );
-      await bulkWrite(
+      const transactions = preparedWrite(
         db,
         accountId,
         {
@@ -213,6 +201,25 @@ export function invoicesRepo(db: Queryable) {
           })),
         ),
       );
+      const written = await upserted;
+      // Only a replaced invoice can have lines and transactions already; a new one has none.
+      const replaced = written.filter((row) => row.replaced);
+      const previousOwners = replaced.flatMap((row) =>
+        row.owner === null ? [] : [{ dataSourceId: row.s, id: row.owner }],
+      );
+      const keys = keysJson(replaced.map((row) => ({ dataSourceId: row.s, id: row.i })));
+      // Sent together, run in this order: the replaced children go before the new ones arrive.
+      await Promise.all([
+        ...(replaced.length > 0 ? ['invoice_lines', 'invoice_transactions'] : []).map((table) =>
+          db.query(
+            `delete from ${table} c using ${KEYS}
+             where c.account_id = $1 and c.data_source_id = k.s and c.invoice_id = k.i`,
+            [accountId, keys],
+          ),
+        ),
+        lines(),
+        transactions(),
+      ]);
       return previousOwners;
     },
   };

@@ -350,85 +350,93 @@ export function metricsRepo(db: Queryable) {
       keys: readonly RecordKey[],
       derived: readonly DerivedCustomer[],
     ): Promise<void> {
-      await db.query(
-        `insert into derived_changes (account_id, data_version, data_source_id, customer_id)
-         select $1, coalesce((select data_version from account_data_state where account_id = $1), 0), k.s, k.i
-         from ${KEYS}
-         on conflict do nothing`,
-        [accountId, keysJson(keys)],
-      );
-      for (const table of ['mrr_movements', 'customer_metrics']) {
-        await db.query(
-          `delete from ${table} t using ${KEYS}
-           where t.account_id = $1 and t.data_source_id = k.s and t.customer_id = k.i`,
+      // Sent together, run in this order: the old rows go before the new ones arrive.
+      const statements: Promise<unknown>[] = [
+        db.query(
+          `insert into derived_changes (account_id, data_version, data_source_id, customer_id)
+           select $1, coalesce((select data_version from account_data_state where account_id = $1), 0), k.s, k.i
+           from ${KEYS}
+           on conflict do nothing`,
           [accountId, keysJson(keys)],
-        );
-      }
-      await bulkWrite(
-        db,
-        accountId,
-        {
-          table: 'customer_metrics',
-          columns: {
-            data_source_id: 'uuid',
-            customer_id: 'text',
-            currency: 'text',
-            first_paid_day: 'date',
-            plans: 'jsonb',
-            billing_freqs: 'jsonb',
-            primary_plan: 'text',
-            primary_billing_freq: 'text',
-            primary_pricing_model: 'text',
-            segments: 'jsonb',
-            payment_methods: 'jsonb',
-            latest_payment_method: 'text',
-            pricing_models: 'jsonb',
-            has_discount: 'boolean',
-            quantities: 'jsonb',
+        ),
+        ...['mrr_movements', 'customer_metrics'].map((table) =>
+          db.query(
+            `delete from ${table} t using ${KEYS}
+             where t.account_id = $1 and t.data_source_id = k.s and t.customer_id = k.i`,
+            [accountId, keysJson(keys)],
+          ),
+        ),
+      ];
+      statements.push(
+        bulkWrite(
+          db,
+          accountId,
+          {
+            table: 'customer_metrics',
+            columns: {
+              data_source_id: 'uuid',
+              customer_id: 'text',
+              currency: 'text',
+              first_paid_day: 'date',
+              plans: 'jsonb',
+              billing_freqs: 'jsonb',
+              primary_plan: 'text',
+              primary_billing_freq: 'text',
+              primary_pricing_model: 'text',
+              segments: 'jsonb',
+              payment_methods: 'jsonb',
+              latest_payment_method: 'text',
+              pricing_models: 'jsonb',
+              has_discount: 'boolean',
+              quantities: 'jsonb',
+            },
           },
-        },
-        derived.map((customer) => ({
-          data_source_id: customer.key.dataSourceId,
-          customer_id: customer.key.id,
-          currency: customer.currency,
-          first_paid_day: customer.firstPaidDay,
-          plans: customer.plans,
-          billing_freqs: customer.billingFreqs,
-          primary_plan: customer.primaryPlan,
-          primary_billing_freq: customer.primaryBillingFreq,
-          primary_pricing_model: customer.primaryPricingModel,
-          segments: customer.segments,
-          payment_methods: customer.paymentMethods,
-          latest_payment_method: customer.latestPaymentMethod,
-          pricing_models: customer.pricingModels,
-          has_discount: customer.hasDiscount,
-          quantities: customer.quantities,
-        })),
-      );
-      await bulkWrite(
-        db,
-        accountId,
-        {
-          table: 'mrr_movements',
-          columns: {
-            data_source_id: 'uuid',
-            customer_id: 'text',
-            day: 'date',
-            kind: 'text',
-            subtype: 'text',
-            amount: 'bigint',
-            scheduled: 'boolean',
-            known_day: 'date',
-          },
-        },
-        derived.flatMap((customer) =>
-          customer.movements.map((movement) => ({
+          derived.map((customer) => ({
             data_source_id: customer.key.dataSourceId,
             customer_id: customer.key.id,
-            ...movement,
+            currency: customer.currency,
+            first_paid_day: customer.firstPaidDay,
+            plans: customer.plans,
+            billing_freqs: customer.billingFreqs,
+            primary_plan: customer.primaryPlan,
+            primary_billing_freq: customer.primaryBillingFreq,
+            primary_pricing_model: customer.primaryPricingModel,
+            segments: customer.segments,
+            payment_methods: customer.paymentMethods,
+            latest_payment_method: customer.latestPaymentMethod,
+            pricing_models: customer.pricingModels,
+            has_discount: customer.hasDiscount,
+            quantities: customer.quantities,
           })),
         ),
       );
+      statements.push(
+        bulkWrite(
+          db,
+          accountId,
+          {
+            table: 'mrr_movements',
+            columns: {
+              data_source_id: 'uuid',
+              customer_id: 'text',
+              day: 'date',
+              kind: 'text',
+              subtype: 'text',
+              amount: 'bigint',
+              scheduled: 'boolean',
+              known_day: 'date',
+            },
+          },
+          derived.flatMap((customer) =>
+            customer.movements.map((movement) => ({
+              data_source_id: customer.key.dataSourceId,
+              customer_id: customer.key.id,
+              ...movement,
+            })),
+          ),
+        ),
+      );
+      await Promise.all(statements);
     },
   };
 }

@@ -214,6 +214,7 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     release();
     throw error;
   }
+  let nextTransaction = 1;
   return {
     kind: 'pglite',
     ...over(thread),
@@ -222,7 +223,11 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
       yield Buffer.from(await thread.call<ArrayBuffer>({ op: 'copyOut', sql, settings }));
     },
     transaction: async (fn) => {
-      const tx = await thread.call<number>({ op: 'begin' });
+      const tx = nextTransaction++;
+      // Not awaited: the first statements follow BEGIN to the store's thread without waiting for
+      // this thread's turn (it may be validating another request's body meanwhile). Should BEGIN
+      // fail, the thread fails them, and the commit, with its reason.
+      thread.call({ op: 'begin', tx }).catch(() => {});
       let result: Awaited<ReturnType<typeof fn>>;
       try {
         result = await fn(over(thread, tx));

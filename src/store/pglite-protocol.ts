@@ -1,14 +1,16 @@
 /**
  * The messages between the embedded store's thread (src/store/pglite-worker.ts) and the thread
  * that serves requests (src/store/pglite-db.ts). A statement names the transaction it belongs
- * to, if any, by the number `begin` answered.
+ * to, if any, by the number its `begin` gave. The caller chooses that number, so it can send a
+ * transaction's first statements behind its `begin` without waiting for the answer; the store's
+ * thread runs a transaction's calls in the order they arrive.
  */
 export type PgliteCall =
   | { op: 'query'; tx?: number; sql: string; params: readonly unknown[] }
   | { op: 'exec'; tx?: number; sql: string }
   | { op: 'copyOut'; sql: string; settings: Readonly<Record<string, string>> }
   | { op: 'copyIn'; tx?: number; table: string; columns: readonly string[]; csv: string }
-  | { op: 'begin' }
+  | { op: 'begin'; tx: number }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'listen'; channel: string }
   | { op: 'unlisten'; listener: number }

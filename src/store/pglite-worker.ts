@@ -37,6 +37,14 @@ interface OpenTransaction {
   done: Promise<void>;
 }
 
+/** A transaction by the number its caller gave it, and where its calls queue. */
+interface NamedTransaction {
+  /** Resolves once BEGIN has run, which may wait for the transaction before it. */
+  opened: Promise<OpenTransaction>;
+  /** Settles when the last call queued so far has; the next one starts then. */
+  last: Promise<unknown>;
+}
+
 /**
  * PostgreSQL's default of 128 MB of shared buffers is, in WASM, memory of this process that the
  * start already touches whole and never gives back. The operating system's file cache under the
@@ -59,25 +67,18 @@ try {
   throw error;
 }
 
-const transactions = new Map<number, OpenTransaction>();
+const transactions = new Map<number, NamedTransaction>();
 const listeners = new Map<number, () => Promise<void>>();
-let nextId = 1;
-
-function target(tx: number | undefined): PGlite | Transaction {
-  if (tx === undefined) return pglite;
-  const open = transactions.get(tx);
-  if (!open) throw new Error(`Transaction ${tx} is not open`);
-  return open.tx;
-}
+let nextListener = 1;
 
 /** Opens a transaction that stays open until `end` names it. */
-async function begin(): Promise<number> {
+async function open(): Promise<OpenTransaction> {
   let finish = (_commit: boolean) => {};
   const ended = new Promise<boolean>((resolve) => {
     finish = resolve;
   });
   let opened = (_tx: Transaction) => {};
-  const open = new Promise<Transaction>((resolve) => {
+  const started = new Promise<Transaction>((resolve) => {
     opened = resolve;
   });
   const done = pglite.transaction(async (tx) => {
@@ -85,21 +86,53 @@ async function begin(): Promise<number> {
     if (!(await ended)) await tx.rollback();
   });
   // `done` settles first only when BEGIN fails, and then it rejects.
-  const tx = (await Promise.race([open, done])) as Transaction;
-  const id = nextId++;
-  transactions.set(id, { tx, finish, done });
-  return id;
+  const tx = (await Promise.race([started, done])) as Transaction;
+  return { tx, finish, done };
+}
+
+async function begin(id: number): Promise<void> {
+  if (transactions.has(id)) throw new Error(`Transaction ${id} is already open`);
+  const opened = open();
+  transactions.set(id, { opened, last: opened.catch(() => {}) });
+  await opened;
+}
+
+/**
+ * Runs `work` in transaction `id` once the calls queued before it have settled, whatever they
+ * answered: a statement that failed leaves the transaction aborted, and PostgreSQL itself then
+ * refuses what follows, as it would on one connection.
+ */
+function inOrder<T>(id: number, work: (open: OpenTransaction) => Promise<T>): Promise<T> {
+  const named = transactions.get(id);
+  if (!named) return Promise.reject(new Error(`Transaction ${id} is not open`));
+  const result = named.last.then(async () => work(await named.opened));
+  named.last = result.catch(() => {});
+  return result;
 }
 
 async function end(id: number, commit: boolean): Promise<void> {
-  const open = transactions.get(id);
-  if (!open) throw new Error(`Transaction ${id} is not open`);
-  open.finish(commit);
+  const named = transactions.get(id);
+  if (!named) throw new Error(`Transaction ${id} is not open`);
   try {
-    await open.done;
+    await inOrder(id, async (open) => {
+      open.finish(commit);
+      await open.done;
+    });
+  } catch (error) {
+    // Rolling back a transaction that never opened has nothing to undo.
+    const neverOpened = await named.opened.then(
+      () => false,
+      () => true,
+    );
+    if (commit || !neverOpened) throw error;
   } finally {
     transactions.delete(id);
   }
+}
+
+/** Runs `run` on transaction `tx` in its turn, or on the database when there is none. */
+function on<T>(tx: number | undefined, run: (target: PGlite | Transaction) => Promise<T>): Promise<T> {
+  return tx === undefined ? run(pglite) : inOrder(tx, (open) => run(open.tx));
 }
 
 /**
@@ -120,28 +153,33 @@ function copyOut(select: string, settings: Readonly<Record<string, string>>): Pr
 async function answer(call: PgliteCall): Promise<[unknown, ArrayBuffer[]]> {
   switch (call.op) {
     case 'query':
-      return [(await target(call.tx).query(call.sql, [...call.params])).rows, []];
+      return [(await on(call.tx, (target) => target.query(call.sql, [...call.params]))).rows, []];
     case 'exec':
       // Scripts answer with their last statement's rows (pg-boss's maintenance reads them).
-      return [(await target(call.tx).exec(call.sql)).at(-1)?.rows ?? [], []];
+      return [(await on(call.tx, (target) => target.exec(call.sql))).at(-1)?.rows ?? [], []];
     case 'copyOut': {
       const bytes = await copyOut(call.sql, call.settings);
       return [bytes, [bytes]];
     }
     case 'copyIn':
-      await target(call.tx).query(
-        `copy ${call.table} (${call.columns.join(', ')}) from '/dev/blob' with (format csv)`,
-        [],
-        { blob: new Blob([call.csv]) },
+      await on(call.tx, (target) =>
+        target.query(
+          `copy ${call.table} (${call.columns.join(', ')}) from '/dev/blob' with (format csv)`,
+          [],
+          {
+            blob: new Blob([call.csv]),
+          },
+        ),
       );
       return [null, []];
     case 'begin':
-      return [await begin(), []];
+      await begin(call.tx);
+      return [null, []];
     case 'end':
       await end(call.tx, call.commit);
       return [null, []];
     case 'listen': {
-      const listener = nextId++;
+      const listener = nextListener++;
       const unlisten = await pglite.listen(call.channel, (payload) =>
         post({ kind: 'notify', listener, payload }),
       );

@@ -57,6 +57,27 @@ const CASES: Case[] = [
     ...badRequest(`Invalid body field "lines.0.description": ${NUL}`),
   },
   {
+    // Bulk bodies are checked a few hundred items at a time: the item is named past the first pieces.
+    name: 'NUL in the 601st item of a bulk body',
+    method: 'POST',
+    url: '/data/customers',
+    payload: Array.from({ length: 800 }, (_, index) => ({
+      id: `c${index}`,
+      name: index === 600 ? 'a\u0000' : 'x',
+    })),
+    ...badRequest(`Invalid body field "600.name": ${NUL}`),
+  },
+  {
+    name: 'NUL in a key of a later item of a bulk body',
+    method: 'POST',
+    url: '/data/customers',
+    payload: [
+      ...Array.from({ length: 300 }, (_, index) => ({ id: `c${index}`, name: 'x' })),
+      { id: 'c300', name: 'x', custom_variables: { 'a\u0000': 'b' } },
+    ],
+    ...badRequest(`Invalid body field "300.custom_variables": a key ${NUL}`),
+  },
+  {
     name: 'NUL in settings chat.channel',
     method: 'PUT',
     url: '/settings/notifications',
