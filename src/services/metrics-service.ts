@@ -22,6 +22,7 @@ import type {
   SnapshotMovementRow,
   SnapshotPage,
 } from '../store/metrics-repo.js';
+import { awaitedLater } from '../store/awaited-later.js';
 import type { Repos, Store } from '../store/open-store.js';
 import { keyString, type RecordKey } from '../store/records-repo.js';
 import { customerHistory, plansByKey } from './customer-history.js';
@@ -94,6 +95,15 @@ function groupByCustomer<T extends { data_source_id: string; customer_id: string
   return groups;
 }
 
+/** What every customer of a refresh batch is derived with. */
+interface DeriveContext {
+  plans: ReturnType<typeof plansByKey>;
+  baseCurrency: string;
+  table: FxTable;
+  /** Today, as the engine counts days. */
+  day: number;
+}
+
 /** What the engine derives a customer from, grouped by customer. */
 interface CustomerHistories {
   customers: HistoryCustomerRow[];
@@ -126,15 +136,6 @@ function inParts<T>(items: readonly T[], size: number): T[][] {
   const parts: T[][] = [];
   for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
   return parts;
-}
-
-/**
- * A statement's promise awaited later than it is made: a failure meanwhile is met where it is
- * awaited, rather than reported as unhandled first.
- */
-function awaitedLater<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => {});
-  return promise;
 }
 
 function toMovement(row: SnapshotMovementRow): Movement {
@@ -296,16 +297,18 @@ export function createMetricsService(
     keys: readonly RecordKey[],
     table: FxTable,
   ): Promise<void> {
-    const shared = Promise.all([tx.accounts.get(accountId), tx.metrics.plans(accountId)]);
+    const shared = awaitedLater(Promise.all([tx.accounts.get(accountId), tx.metrics.plans(accountId)]));
     const parts = inParts(keys, DERIVE_PART).map((part) => ({
       keys: part,
       histories: awaitedLater(readHistories(tx, accountId, part)),
     }));
     const [account, planRows] = await shared;
     const plans = plansByKey(planRows);
+    // One day for the whole batch, should it cross midnight.
+    const context = { plans, baseCurrency: account?.base_currency ?? 'usd', table, day: today(clock) };
     const writes: Promise<void>[] = [];
     for (const part of parts) {
-      const derived = deriveCustomers(await part.histories, plans, account?.base_currency ?? 'usd', table);
+      const derived = deriveCustomers(await part.histories, context);
       writes.push(awaitedLater(tx.metrics.replace(accountId, part.keys, derived)));
     }
     await Promise.all(writes);
@@ -313,11 +316,8 @@ export function createMetricsService(
 
   function deriveCustomers(
     { customers, lines, subscriptions, paymentMethods }: CustomerHistories,
-    plans: ReturnType<typeof plansByKey>,
-    baseCurrency: string,
-    table: FxTable,
+    { plans, baseCurrency, table, day }: DeriveContext,
   ): DerivedCustomer[] {
-    const day = today(clock);
     return customers.map((customer) => {
       const key = { dataSourceId: customer.data_source_id, id: customer.customer_id };
       const history = customerHistory(

@@ -1,3 +1,4 @@
+import { awaitedLater } from './awaited-later.js';
 import { csvRows } from './csv-rows.js';
 import type { Queryable, Row } from './db.js';
 
@@ -29,8 +30,8 @@ export async function bulkWrite<T = Row>(
   const sql = insertSql(spec);
   const chunks: Promise<T[]>[] = [];
   // Each chunk is sent once its text is made: the store starts on it while this thread makes the
-  // next, and in a transaction they run in order.
-  for (const chunk of jsonChunks(rows)) chunks.push(db.query<T>(sql, [accountId, chunk]));
+  // next. In a transaction they run in order; outside one, each is a statement of its own.
+  for (const chunk of jsonChunks(rows)) chunks.push(awaitedLater(db.query<T>(sql, [accountId, chunk])));
   return (await Promise.all(chunks)).flat();
 }
 

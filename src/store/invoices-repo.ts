@@ -4,6 +4,7 @@ import type {
   TRANSACTION_RESULTS,
   TRANSACTION_TYPES,
 } from '../engine/vocabulary.js';
+import { awaitedLater } from './awaited-later.js';
 import { bulkWrite, preparedWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { keysJson, type Page, type RecordKey } from './records-repo.js';
@@ -108,37 +109,39 @@ export function invoicesRepo(db: Queryable) {
      */
     async upsertMany(accountId: string, invoices: readonly InvoiceRow[]): Promise<RecordKey[]> {
       if (invoices.length === 0) return [];
-      const upserted = bulkWrite<{ s: string; i: string; replaced: boolean; owner: string | null }>(
-        db,
-        accountId,
-        {
-          table: 'invoices',
-          columns: {
-            data_source_id: 'uuid',
-            invoice_id: 'text',
-            customer_id: 'text',
-            date: 'date',
-            due_date: 'date',
-            currency: 'text',
-            status: 'text',
-            number: 'text',
-            description: 'text',
-            payment_date: 'date',
-            total: 'bigint',
-          },
-          conflictKey: ['data_source_id', 'invoice_id'],
-          // An inserted row has no xmax; one that replaced a stored invoice carries this
-          // transaction's. A subquery reads as of the statement's start: the row it replaced.
-          returning: `data_source_id as s, invoice_id as i, xmax <> 0 as replaced,
+      const upserted = awaitedLater(
+        bulkWrite<{ s: string; i: string; replaced: boolean; owner: string | null }>(
+          db,
+          accountId,
+          {
+            table: 'invoices',
+            columns: {
+              data_source_id: 'uuid',
+              invoice_id: 'text',
+              customer_id: 'text',
+              date: 'date',
+              due_date: 'date',
+              currency: 'text',
+              status: 'text',
+              number: 'text',
+              description: 'text',
+              payment_date: 'date',
+              total: 'bigint',
+            },
+            conflictKey: ['data_source_id', 'invoice_id'],
+            // An inserted row has no xmax; one that replaced a stored invoice carries this
+            // transaction's. A subquery reads as of the statement's start: the row it replaced.
+            returning: `data_source_id as s, invoice_id as i, xmax <> 0 as replaced,
             case when xmax <> 0 then (select o.customer_id from invoices o where o.account_id = invoices.account_id
               and o.data_source_id = invoices.data_source_id and o.invoice_id = invoices.invoice_id) end as owner`,
-        },
-        invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
-          data_source_id: data_source,
-          invoice_id: id,
-          total: amount,
-          ...values,
-        })),
+          },
+          invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
+            data_source_id: data_source,
+            invoice_id: id,
+            total: amount,
+            ...values,
+          })),
+        ),
       );
       // Made while the store writes the invoices, and sent as soon as it has.
       const lines = preparedWrite(

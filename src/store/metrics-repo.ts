@@ -1,4 +1,5 @@
 import type { MovementKind, MovementSubtype } from '../engine/types.js';
+import { awaitedLater } from './awaited-later.js';
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { jsonRows } from './json-rows.js';
@@ -366,73 +367,77 @@ export function metricsRepo(db: Queryable) {
             [accountId, keysJson(keys)],
           ),
         ),
-      ];
+      ].map(awaitedLater);
       statements.push(
-        bulkWrite(
-          db,
-          accountId,
-          {
-            table: 'customer_metrics',
-            columns: {
-              data_source_id: 'uuid',
-              customer_id: 'text',
-              currency: 'text',
-              first_paid_day: 'date',
-              plans: 'jsonb',
-              billing_freqs: 'jsonb',
-              primary_plan: 'text',
-              primary_billing_freq: 'text',
-              primary_pricing_model: 'text',
-              segments: 'jsonb',
-              payment_methods: 'jsonb',
-              latest_payment_method: 'text',
-              pricing_models: 'jsonb',
-              has_discount: 'boolean',
-              quantities: 'jsonb',
+        awaitedLater(
+          bulkWrite(
+            db,
+            accountId,
+            {
+              table: 'customer_metrics',
+              columns: {
+                data_source_id: 'uuid',
+                customer_id: 'text',
+                currency: 'text',
+                first_paid_day: 'date',
+                plans: 'jsonb',
+                billing_freqs: 'jsonb',
+                primary_plan: 'text',
+                primary_billing_freq: 'text',
+                primary_pricing_model: 'text',
+                segments: 'jsonb',
+                payment_methods: 'jsonb',
+                latest_payment_method: 'text',
+                pricing_models: 'jsonb',
+                has_discount: 'boolean',
+                quantities: 'jsonb',
+              },
             },
-          },
-          derived.map((customer) => ({
-            data_source_id: customer.key.dataSourceId,
-            customer_id: customer.key.id,
-            currency: customer.currency,
-            first_paid_day: customer.firstPaidDay,
-            plans: customer.plans,
-            billing_freqs: customer.billingFreqs,
-            primary_plan: customer.primaryPlan,
-            primary_billing_freq: customer.primaryBillingFreq,
-            primary_pricing_model: customer.primaryPricingModel,
-            segments: customer.segments,
-            payment_methods: customer.paymentMethods,
-            latest_payment_method: customer.latestPaymentMethod,
-            pricing_models: customer.pricingModels,
-            has_discount: customer.hasDiscount,
-            quantities: customer.quantities,
-          })),
+            derived.map((customer) => ({
+              data_source_id: customer.key.dataSourceId,
+              customer_id: customer.key.id,
+              currency: customer.currency,
+              first_paid_day: customer.firstPaidDay,
+              plans: customer.plans,
+              billing_freqs: customer.billingFreqs,
+              primary_plan: customer.primaryPlan,
+              primary_billing_freq: customer.primaryBillingFreq,
+              primary_pricing_model: customer.primaryPricingModel,
+              segments: customer.segments,
+              payment_methods: customer.paymentMethods,
+              latest_payment_method: customer.latestPaymentMethod,
+              pricing_models: customer.pricingModels,
+              has_discount: customer.hasDiscount,
+              quantities: customer.quantities,
+            })),
+          ),
         ),
       );
       statements.push(
-        bulkWrite(
-          db,
-          accountId,
-          {
-            table: 'mrr_movements',
-            columns: {
-              data_source_id: 'uuid',
-              customer_id: 'text',
-              day: 'date',
-              kind: 'text',
-              subtype: 'text',
-              amount: 'bigint',
-              scheduled: 'boolean',
-              known_day: 'date',
+        awaitedLater(
+          bulkWrite(
+            db,
+            accountId,
+            {
+              table: 'mrr_movements',
+              columns: {
+                data_source_id: 'uuid',
+                customer_id: 'text',
+                day: 'date',
+                kind: 'text',
+                subtype: 'text',
+                amount: 'bigint',
+                scheduled: 'boolean',
+                known_day: 'date',
+              },
             },
-          },
-          derived.flatMap((customer) =>
-            customer.movements.map((movement) => ({
-              data_source_id: customer.key.dataSourceId,
-              customer_id: customer.key.id,
-              ...movement,
-            })),
+            derived.flatMap((customer) =>
+              customer.movements.map((movement) => ({
+                data_source_id: customer.key.dataSourceId,
+                customer_id: customer.key.id,
+                ...movement,
+              })),
+            ),
           ),
         ),
       );

@@ -77,7 +77,7 @@ async function* copyText(
   }
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+function wrap(client: pg.Pool): Queryable {
   return {
     query: async <T = Row>(sql: string, params: readonly unknown[] = []) => {
       const result = await run(client, sql, params as unknown[]);
@@ -87,6 +87,37 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
       await run(client, sql);
     },
     decodesRowsNatively: true,
+  };
+}
+
+/**
+ * A transaction's client. Statements sent without awaiting the ones before go to the server one
+ * at a time, in the order sent: node-postgres would queue them too, but deprecates queuing on a
+ * busy client (docs/decisions.md, "A transaction's statements sent together"). The commit or
+ * rollback takes its place behind them, and a statement sent after it is refused: the client
+ * goes back to the pool, where it would run inside another caller's transaction.
+ */
+function inSequence(client: pg.PoolClient): Queryable & { end(sql: 'commit' | 'rollback'): Promise<void> } {
+  let last: Promise<unknown> = Promise.resolve();
+  let ended = false;
+  function next(sql: string, params?: unknown[]): Promise<pg.QueryResult> {
+    if (ended) return Promise.reject(new Error(`The transaction has ended; not run: ${sql.slice(0, 80)}`));
+    const result = last.then(() => run(client, sql, params));
+    last = result.catch(() => {});
+    return result;
+  }
+  return {
+    query: async <T = Row>(sql: string, params: readonly unknown[] = []) =>
+      (await next(sql, params as unknown[])).rows as T[],
+    exec: async (sql: string) => {
+      await next(sql);
+    },
+    decodesRowsNatively: true,
+    async end(sql) {
+      const done = next(sql);
+      ended = true;
+      await done;
+    },
   };
 }
 
@@ -120,13 +151,14 @@ export async function openPostgresDb(connectionString: string, options: Postgres
       // `error` besides failing its statement; unheard, that event would end the process.
       const ignore = () => {};
       client.on('error', ignore);
+      const tx = inSequence(client);
       try {
-        await client.query('begin');
-        const result = await fn(wrap(client));
-        await client.query('commit');
+        await tx.query('begin');
+        const result = await fn(tx);
+        await tx.end('commit');
         return result;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        await tx.end('rollback').catch(() => {});
         throw error;
       } finally {
         client.off('error', ignore);

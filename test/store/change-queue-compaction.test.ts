@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { changeQueueCompaction } from '../../src/store/change-queue-compaction.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
-import { createTestLocation, openLocationDb, STORE_KINDS } from '../helpers/stores.js';
+import { createTestLocation, openLocationDb, openTestStore, STORE_KINDS } from '../helpers/stores.js';
 
 /** Pages of the change queue's file, dead rows included. */
 async function queuePages(db: Db): Promise<number> {
@@ -161,3 +161,35 @@ async function waitForLockRequest(db: Db): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe.each(STORE_KINDS)('the store on %s', (kind) => {
+  it('compacts its change queue after a transaction', async () => {
+    const opened = await openTestStore(kind);
+    const { store } = opened;
+    try {
+      const sql = (text: string, values?: unknown[]) => store.jobQueueDb.executeSql(text, values);
+      const pages = async () =>
+        (
+          await sql(
+            `select pg_relation_size('dirty_customers') / current_setting('block_size')::int as pages`,
+          )
+        ).rows[0]!.pages as number;
+      const accountId = randomUUID();
+      await sql(`insert into accounts (account_id, name, base_currency) values ($1, 'Queue', 'usd')`, [
+        accountId,
+      ]);
+      // An import's worth of marks, every one claimed since: a large file of dead rows.
+      await sql(
+        `insert into dirty_customers (account_id, data_source_id, customer_id)
+         select $1, $2, 'c' || n from generate_series(1, 30000) n`,
+        [accountId, randomUUID()],
+      );
+      await sql('delete from dirty_customers');
+      expect(await pages()).toBeGreaterThan(128);
+      await store.transaction(async () => {});
+      expect(await pages()).toBe(0);
+    } finally {
+      await opened.dispose();
+    }
+  });
+});

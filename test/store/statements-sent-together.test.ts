@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/store/db.js';
+import type { Db, Queryable } from '../../src/store/db.js';
 import { createTestLocation, openLocationDb, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
 
 describe.each(STORE_KINDS)('statements a transaction sends together (%s)', (kind) => {
@@ -41,5 +41,29 @@ describe.each(STORE_KINDS)('statements a transaction sends together (%s)', (kind
     // The connection takes the next transaction at once.
     await db.transaction((tx) => tx.query('insert into items values (3, $1)', ['three']));
     expect(await db.query('select id from items')).toEqual([{ id: 3 }]);
+  });
+
+  it('run before the rollback of a transaction whose work threw while they waited', async () => {
+    const failed = db.transaction(async (tx) => {
+      // The insert waits behind the sleep; the rollback must wait behind both.
+      for (const sent of [
+        tx.query('select pg_sleep(0.1)'),
+        tx.query('insert into items values (2, $1)', ['late']),
+      ])
+        sent.catch(() => {});
+      throw new Error('the caller changed its mind');
+    });
+    await expect(failed).rejects.toThrow('the caller changed its mind');
+    expect(await db.query('select id from items')).toEqual([]);
+  });
+
+  it('are refused once the transaction has ended', async () => {
+    let ended: Queryable | undefined;
+    await db.transaction(async (tx) => {
+      ended = tx;
+      await tx.query('insert into items values (1, $1)', ['inside']);
+    });
+    await expect(ended!.query('insert into items values (2, $1)', ['after'])).rejects.toThrow();
+    expect(await db.query('select id from items')).toEqual([{ id: 1 }]);
   });
 });
