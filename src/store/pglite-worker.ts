@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { typeParsers } from './db.js';
+import { oneAtATime, type TaskQueue } from './one-at-a-time.js';
 import type {
   CrossedError,
   PgliteCall,
@@ -41,8 +42,8 @@ interface OpenTransaction {
 interface NamedTransaction {
   /** Resolves once BEGIN has run, which may wait for the transaction before it. */
   opened: Promise<OpenTransaction>;
-  /** Settles when the last call queued so far has; the next one starts then. */
-  last: Promise<unknown>;
+  /** The transaction's calls, run in the order they arrived. */
+  queue: TaskQueue;
 }
 
 /**
@@ -93,7 +94,7 @@ async function open(): Promise<OpenTransaction> {
 async function begin(id: number): Promise<void> {
   if (transactions.has(id)) throw new Error(`Transaction ${id} is already open`);
   const opened = open();
-  transactions.set(id, { opened, last: opened.catch(() => {}) });
+  transactions.set(id, { opened, queue: oneAtATime(opened) });
   await opened;
 }
 
@@ -105,9 +106,7 @@ async function begin(id: number): Promise<void> {
 function inOrder<T>(id: number, work: (open: OpenTransaction) => Promise<T>): Promise<T> {
   const named = transactions.get(id);
   if (!named) return Promise.reject(new Error(`Transaction ${id} is not open`));
-  const result = named.last.then(async () => work(await named.opened));
-  named.last = result.catch(() => {});
-  return result;
+  return named.queue(async () => work(await named.opened));
 }
 
 async function end(id: number, commit: boolean): Promise<void> {

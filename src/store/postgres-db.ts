@@ -4,6 +4,7 @@ import { StoreTimeoutError } from '../services/errors.js';
 import type { Db, Queryable, Row } from './db.js';
 import { typeParsers } from './db.js';
 import { listenOn } from './postgres-listener.js';
+import { oneAtATime } from './one-at-a-time.js';
 
 // pg's own parsers for every type we do not decode ourselves (typed `any` upstream).
 const builtInParser = pg.types.getTypeParser as (oid: number, format: 'text') => (value: string) => unknown;
@@ -98,13 +99,11 @@ function wrap(client: pg.Pool): Queryable {
  * goes back to the pool, where it would run inside another caller's transaction.
  */
 function inSequence(client: pg.PoolClient): Queryable & { end(sql: 'commit' | 'rollback'): Promise<void> } {
-  let last: Promise<unknown> = Promise.resolve();
+  const queue = oneAtATime();
   let ended = false;
   function next(sql: string, params?: unknown[]): Promise<pg.QueryResult> {
     if (ended) return Promise.reject(new Error(`The transaction has ended; not run: ${sql.slice(0, 80)}`));
-    const result = last.then(() => run(client, sql, params));
-    last = result.catch(() => {});
-    return result;
+    return queue(() => run(client, sql, params));
   }
   return {
     query: async <T = Row>(sql: string, params: readonly unknown[] = []) =>
