@@ -1,7 +1,7 @@
 import type { ExportFigures } from './exports.js';
 import type { StoreKind } from '../src/store/db.js';
 import { BASELINE_TITLES, baselineFor, type BaselineName, type SqlBaseline } from './baselines.js';
-import type { FirstReport } from './first-report.js';
+import { type FirstReport, importToReportMs } from './first-report.js';
 import {
   EVERY_REPORT_ROUNDS,
   type FreshnessFigures,
@@ -117,9 +117,10 @@ function firstReportSection(run: RunSummary): string {
       ...[small, large].flatMap((figures) => [
         `${count(figures.customers)} / ${count(figures.invoices)}`,
         ms(figures.firstReportMs),
+        ms(importToReportMs(figures)),
         `${ms(figures.slowestHealthMs)} / ${ms(figures.slowestWarmReportMs)}`,
       ]),
-      ratio(large.firstReportMs / small.firstReportMs),
+      ratio(importToReportMs(large) / importToReportMs(small)),
     ];
   });
   return [
@@ -127,8 +128,10 @@ function firstReportSection(run: RunSummary): string {
     '',
     'An account shaped unlike the generated one (bench/other-shape.ts: a named data source, weekly to ' +
       'yearly plans, four currencies, a payment method on every payment) imported into a new store, whose ' +
-      'tables were never analyzed, at two sizes; the first report recomputes every customer. Healthy ' +
-      'growth is linear: the ratio stays near 2. "Slowest answers" are the slowest answers to /health and ' +
+      'tables were never analyzed, at two sizes. The customers are derived in the background while the ' +
+      'import goes on, so "first report" (from the last write) holds only what was left; "whole" runs from ' +
+      "the first write to the first report's answer and holds all of it. Healthy growth is linear: the " +
+      'ratio of the wholes stays near 2. "Slowest answers" are the slowest answers to /health and ' +
       'to /reports/summary of a small second account, warm before the import, each called every 100 ms ' +
       'during the import and that first report.',
     '',
@@ -137,11 +140,13 @@ function firstReportSection(run: RunSummary): string {
         'store',
         'customers / invoices',
         'first report (ms)',
+        'whole (ms)',
         'slowest answers (ms)',
         'customers / invoices',
         'first report (ms)',
+        'whole (ms)',
         'slowest answers (ms)',
-        'ratio',
+        'ratio of wholes',
       ],
       rows,
     ),
