@@ -20,8 +20,8 @@ export interface FirstReport {
 const BODY = 2_000;
 
 /**
- * From the first write to the first report's answer: the whole of the derivation, which runs in
- * the background during the import and is only partly left for the first report.
+ * From the first write to the first report's answer: the import and the whole of the derivation,
+ * which runs in the background during the import and is only partly left for the first report.
  */
 export const importToReportMs = (figures: FirstReport) =>
   figures.ingestSeconds * 1000 + figures.firstReportMs;
@@ -71,9 +71,9 @@ async function secondAccount(env: NodeJS.ProcessEnv): Promise<string> {
  * Imports an account of the other shape (bench/other-shape.ts) into a fresh store through the
  * public API, on tables nobody analyzed, and times the first report after it and the whole from
  * the first write to that report: the figure that grows with the square of the account when a
- * statement's plan degrades. Meanwhile `/health`
- * and a report of a small second account, warm before the import began, are called every
- * 100 ms: how long the work kept other requests waiting.
+ * statement's plan degrades. Meanwhile `/health` and a report of a small second account, warm
+ * before the import began, are called every 100 ms: how long the work kept other requests
+ * waiting.
  */
 export async function measureFirstReport(
   kind: StoreKind,
