@@ -17,7 +17,10 @@ import { measureReport, reflect, reportTargets, twelveMonths } from './reports.j
 import { startServer } from './server.js';
 import { createBenchStore, postgresVersion } from './stores.js';
 
-/** A first report slower than this after a smoke run's import means a plan that grows too fast. */
+/**
+ * A smoke run's first report after its main import, or an other-shape import from its first write to
+ * its first report, slower than this means a plan that grows too fast.
+ */
 const FIRST_REPORT_LIMIT_S = 30;
 
 const USAGE = `npm run bench -- [options]
@@ -35,7 +38,8 @@ const USAGE = `npm run bench -- [options]
   --stream-clients N   clients reading while writes stream in, ${WRITES_PER_SECOND} a second for --load-seconds
                        (default 16)
   --quick              a smoke run: few samples, 10 requests of load per report, 2 single writes and
-                       2 s of writes read by 2 clients; fails when a first report after an import
+                       2 s of writes read by 2 clients; fails when the first report after the main
+                       import, or an other-shape import from its first write to its first report,
                        takes longer than ${FIRST_REPORT_LIMIT_S} s
   --shape-customers N  customers of the smaller other-shape import whose first report is timed,
                        the larger has twice as many (default: half of --customers, at most 5000)
@@ -148,11 +152,11 @@ function tooSlowFirstReports(runs: readonly StoreRun[]): string[] {
         (value) => `${run.kind}: the first report after the main import took ${(value / 1000).toFixed(1)} s`,
       ),
     ...run.firstReports
-      .filter((figures) => figures.firstReportMs > FIRST_REPORT_LIMIT_S * 1000)
+      .filter((figures) => importToReportMs(figures) > FIRST_REPORT_LIMIT_S * 1000)
       .map(
         (figures) =>
-          `${run.kind}: the first report after importing ${figures.customers} other-shape customers took ` +
-          `${(figures.firstReportMs / 1000).toFixed(1)} s`,
+          `${run.kind}: importing ${figures.customers} other-shape customers took ` +
+          `${(importToReportMs(figures) / 1000).toFixed(1)} s from the first write to the first report`,
       ),
   ]);
 }
