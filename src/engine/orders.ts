@@ -31,50 +31,47 @@ export function remapOrder(order: Int32Array, to: Int32Array): Int32Array {
 }
 
 /**
- * Two orders sorted by `compare`, merged into one. `b` is a patch's few added positions: each
- * finds its place in `a` by binary search, and the runs of `a` between are copied whole, so
- * `compare` runs a few times per added position rather than once per position of the table.
+ * `order` (sorted by `compare`, a total order) without `removed` and with `added` (sorted by
+ * `compare`) merged in, in one new array: a patch's few positions are each found by binary
+ * search and the runs of `order` between are copied whole, so `compare` runs a few times per
+ * changed position rather than once per position of the table.
  */
-export function mergeOrders(
-  a: Int32Array,
-  b: Int32Array,
-  compare: (x: number, y: number) => number,
-): Int32Array {
-  const merged = new Int32Array(a.length + b.length);
-  let from = 0;
-  b.forEach((position, added) => {
-    // After the positions of `a` that sort before it or tie with it: `a` comes first on ties.
-    const low = partitionPoint(from, a.length, (index) => compare(a[index]!, position) <= 0);
-    merged.set(a.subarray(from, low), from + added);
-    merged[low + added] = position;
-    from = low;
-  });
-  merged.set(a.subarray(from), from + b.length);
-  return merged;
-}
-
-/**
- * `order` (sorted by `compare`, a total order) without `removed`: each is found by binary search
- * and the runs between are copied whole, so a patch that leaves a few positions out of an order of
- * a million does not read every position.
- */
-export function withoutPositions(
+export function patchedOrder(
   order: Int32Array,
   removed: readonly number[],
+  added: Int32Array,
   compare: (x: number, y: number) => number,
 ): Int32Array {
-  const at: number[] = [];
+  const cuts: number[] = [];
   for (const position of removed) {
-    const low = partitionPoint(0, order.length, (index) => compare(order[index]!, position) < 0);
-    if (order[low] === position) at.push(low);
+    const at = partitionPoint(0, order.length, (index) => compare(order[index]!, position) < 0);
+    if (order[at] === position) cuts.push(at);
   }
-  at.sort((a, b) => a - b);
-  const kept = new Int32Array(order.length - at.length);
+  cuts.sort((a, b) => a - b);
+  const patched = new Int32Array(order.length - cuts.length + added.length);
   let from = 0;
-  at.forEach((index, left) => {
-    kept.set(order.subarray(from, index), from - left);
-    from = index + 1;
-  });
-  kept.set(order.subarray(from), from - at.length);
-  return kept;
+  let length = 0;
+  let cut = 0;
+  /** Copies `order[from..end)`, less the cut indexes. */
+  const copyTo = (end: number) => {
+    for (; cut < cuts.length && cuts[cut]! < end; cut++) {
+      patched.set(order.subarray(from, cuts[cut]), length);
+      length += cuts[cut]! - from;
+      from = cuts[cut]! + 1;
+    }
+    patched.set(order.subarray(from, end), length);
+    length += end - from;
+    from = end;
+  };
+  for (const position of added) {
+    // After the positions of `order` that sort before it or tie with it: `order` comes first on ties.
+    copyTo(partitionPoint(from, order.length, (index) => compare(order[index]!, position) <= 0));
+    patched[length++] = position;
+  }
+  copyTo(order.length);
+  return patched;
 }
+
+/** Two orders sorted by `compare`, merged into one; `b` is a patch's few added positions. */
+export const mergeOrders = (a: Int32Array, b: Int32Array, compare: (x: number, y: number) => number) =>
+  patchedOrder(a, [], b, compare);

@@ -131,9 +131,14 @@ describe('patchCashflowTable', () => {
     // 100 invoices of customer 0 and one of customer 1, who changes at each patch: in place.
     const invoices = [...Array.from({ length: 100 }, (_, n) => bare(n, 0)), bare(100, 1)];
     const first = patchCashflowTable(buildCashflowTable(invoices), Int32Array.from([0, -1]), [bare(101, 1)]);
+    const firstAmounts = first.amountsIn(FX, 'usd');
     const second = patchCashflowTable(first, Int32Array.from([0, -1]), [bare(102, 1)]);
     expect(second.invoiceDay.buffer).toBe(first.invoiceDay.buffer);
     expect(second.invoiceTotal.buffer).toBe(first.invoiceTotal.buffer);
+    // So are the failure facts and the base amounts read from the first, which a patch carries.
+    expect(second.firstFailure.buffer).toBe(first.firstFailure.buffer);
+    expect(second.recovery.buffer).toBe(first.recovery.buffer);
+    expect(second.amountsIn(FX, 'usd').buffer).toBe(firstAmounts.buffer);
     expect([first.invoiceCount, second.invoiceCount]).toEqual([102, 103]);
     expect(first.invoiceDay.length).toBe(102);
     // A second patch of `first` finds its buffers extended by another: it copies them.

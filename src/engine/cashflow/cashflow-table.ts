@@ -1,8 +1,8 @@
 import type { FxTable } from '../fx-table.js';
 import type { InvoiceStatus } from '../types.js';
 import type { CashflowInvoice } from './cashflow-data.js';
-import { mergeOrders, remapOrder, withoutPositions } from '../orders.js';
-import { Column, TextColumn, type TextList } from './columns.js';
+import { mergeOrders, patchedOrder, remapOrder } from '../orders.js';
+import { Column, extendedColumn, TextColumn, type TextList } from './columns.js';
 
 /**
  * Tables a patch carries a base currency's amounts through without a report reading them: under a
@@ -93,16 +93,17 @@ function sortedRange(from: number, to: number, compare: (x: number, y: number) =
 
 /**
  * How a table was patched from a previous one: the previous table's invoices that were copied
- * come first, in their order, each kept one at `invoiceOf[old]` (-1 for those left out or left
- * in place without a customer); the `keptInvoices` copied, those of no customer included, are
- * followed by the changed customers' invoices.
+ * come first, in their order, followed by the changed customers' invoices. Either every invoice
+ * kept its position (`dropped`: those of them left in place without a customer, which had one),
+ * or each kept one went to `invoiceOf[old]` (-1 for those left out).
  */
-export interface TablePatch {
+export type TablePatch = {
   previous: CashflowTable;
-  invoiceOf: Int32Array;
   keptInvoices: number;
   keptTransactions: number;
-}
+} & ({ dropped: readonly number[] } | { invoiceOf: Int32Array });
+
+const byPosition = (a: number, b: number) => a - b;
 
 /**
  * An account's invoices and transactions as columns, built once per snapshot version: the
@@ -168,8 +169,11 @@ export class CashflowTable {
     patch?: TablePatch,
   ) {
     this.transactionCount = transactionDay.length;
-    this.firstFailure = new Int32Array(invoiceCount).fill(-1);
-    this.recovery = new Int32Array(invoiceCount).fill(-1);
+    // A patch in place extends the previous table's facts: its invoices kept their positions.
+    const extended = patch !== undefined && 'dropped' in patch ? patch.previous : null;
+    const added = invoiceCount - (extended?.invoiceCount ?? 0);
+    this.firstFailure = extendedColumn(Int32Array, extended?.firstFailure ?? null, added, -1);
+    this.recovery = extendedColumn(Int32Array, extended?.recovery ?? null, added, -1);
     if (patch) {
       const indexes = this.patchedIndexes(patch);
       this.transactionsNewestFirst = indexes.transactions;
@@ -229,9 +233,9 @@ export class CashflowTable {
 
   /**
    * The orders and failure facts of a patched table from the previous table's: the kept
-   * positions keep their order among themselves (cut out of the previous orders in place, or
-   * renumbered when the kept invoices moved), the added invoices and transactions sorted alone
-   * and merged in. At most linear in the table, where sorting it again is not.
+   * positions keep their order among themselves (cut out of the previous orders, or renumbered
+   * when the kept invoices moved), the added invoices and transactions sorted alone and merged
+   * in. At most linear in the table, where sorting it again is not.
    */
   private patchedIndexes(patch: TablePatch) {
     const { keptInvoices, keptTransactions } = patch;
@@ -239,69 +243,58 @@ export class CashflowTable {
       this.transactionDay[b]! - this.transactionDay[a]! || this.transactionTie(a, b);
     const byInvoiceDay = (a: number, b: number) =>
       this.invoiceDay[b]! - this.invoiceDay[a]! || this.invoiceTie(a, b);
-    const kept =
-      keptInvoices === patch.previous.invoiceCount
-        ? this.keptInPlace(patch, byTransactionDay, byInvoiceDay)
-        : this.keptMoved(patch);
-    const freshFailing = Int32Array.from(this.scanFailures(keptInvoices, this.invoiceCount)).sort(
-      this.compareFailing,
-    );
-    const freshOpen = this.openAndDueIn(keptInvoices, this.invoiceCount);
-    const openAndDue = new Int32Array(kept.open.length + freshOpen.length);
-    openAndDue.set(kept.open);
-    openAndDue.set(freshOpen, kept.open.length);
+    const added = {
+      transactions: sortedRange(keptTransactions, this.transactionCount, byTransactionDay),
+      invoices: sortedRange(keptInvoices, this.invoiceCount, byInvoiceDay),
+      open: this.openAndDueIn(keptInvoices, this.invoiceCount),
+      failing: Int32Array.from(this.scanFailures(keptInvoices, this.invoiceCount)).sort(this.compareFailing),
+    };
+    if ('dropped' in patch)
+      return this.patchedInPlace(patch.previous, patch.dropped, added, byTransactionDay, byInvoiceDay);
+    const moved = this.keptMoved(patch.previous, patch.invoiceOf);
     return {
-      transactions: mergeOrders(
-        kept.transactions,
-        sortedRange(keptTransactions, this.transactionCount, byTransactionDay),
-        byTransactionDay,
-      ),
-      invoices: mergeOrders(
-        kept.invoices,
-        sortedRange(keptInvoices, this.invoiceCount, byInvoiceDay),
-        byInvoiceDay,
-      ),
-      openAndDue,
-      failing: mergeOrders(kept.failing, freshFailing, this.compareFailing),
-      transactionOf: kept.transactionOf,
+      transactions: mergeOrders(moved.transactions, added.transactions, byTransactionDay),
+      invoices: mergeOrders(moved.invoices, added.invoices, byInvoiceDay),
+      openAndDue: mergeOrders(moved.open, added.open, byPosition),
+      failing: mergeOrders(moved.failing, added.failing, this.compareFailing),
+      transactionOf: moved.transactionOf,
     };
   }
 
   /**
-   * A patch in place: every invoice and transaction copied kept its position, so the previous
-   * orders hold the same positions, less those of the invoices it left without a customer. Those
-   * are few (a write's customers), and found in each order by binary search: the orders compare
-   * the same here as in the previous table, whose values these are.
+   * The orders of a patch in place: every invoice and transaction copied kept its position, so
+   * the previous orders hold the same positions, less those of the invoices it left without a
+   * customer. Those are few (a write's customers), and found in each order by binary search: the
+   * orders compare the same here as in the previous table, whose values these are.
    */
-  private keptInPlace(
-    { previous, invoiceOf }: TablePatch,
+  private patchedInPlace(
+    previous: CashflowTable,
+    dropped: readonly number[],
+    added: { transactions: Int32Array; invoices: Int32Array; open: Int32Array; failing: Int32Array },
     byTransactionDay: (a: number, b: number) => number,
     byInvoiceDay: (a: number, b: number) => number,
   ) {
-    this.firstFailure.set(previous.firstFailure);
-    this.recovery.set(previous.recovery);
-    const dropped: number[] = [];
-    for (let invoice = 0; invoice < previous.invoiceCount; invoice++)
-      if (invoiceOf[invoice]! < 0 && previous.invoiceCustomer[invoice] !== NO_CUSTOMER) dropped.push(invoice);
     const droppedTransactions = dropped.flatMap((invoice) =>
       Array.from(range(previous.transactionStart[invoice]!, previous.transactionStart[invoice + 1]!)),
     );
+    const droppedFailing = dropped.filter((invoice) => previous.firstFailure[invoice]! >= 0);
     return {
-      transactions: withoutPositions(previous.transactionsNewestFirst, droppedTransactions, byTransactionDay),
-      invoices: withoutPositions(previous.invoicesNewestFirst, dropped, byInvoiceDay),
-      open: withoutPositions(previous.openAndDue, dropped, (a, b) => a - b),
-      failing: withoutPositions(
-        previous.failingNewestFirst,
-        dropped.filter((invoice) => previous.firstFailure[invoice]! >= 0),
-        this.compareFailing,
+      transactions: patchedOrder(
+        previous.transactionsNewestFirst,
+        droppedTransactions,
+        added.transactions,
+        byTransactionDay,
       ),
+      invoices: patchedOrder(previous.invoicesNewestFirst, dropped, added.invoices, byInvoiceDay),
+      openAndDue: patchedOrder(previous.openAndDue, dropped, added.open, byPosition),
+      failing: patchedOrder(previous.failingNewestFirst, droppedFailing, added.failing, this.compareFailing),
       // Every transaction kept its position.
       transactionOf: null,
     };
   }
 
   /** A patch that left invoices out: the kept ones moved, and every order is renumbered. */
-  private keptMoved({ previous, invoiceOf }: TablePatch) {
+  private keptMoved(previous: CashflowTable, invoiceOf: Int32Array) {
     // Where each of the previous table's transactions went (-1: left out), as its invoice did.
     const transactionOf = new Int32Array(previous.transactionCount).fill(-1);
     for (let old = 0; old < previous.invoiceCount; old++) {
@@ -350,7 +343,7 @@ export class CashflowTable {
     if (this.baseAmounts?.fx !== fx) this.baseAmounts = { fx, byCurrency: new Map() };
     let kept = this.baseAmounts.byCurrency.get(baseCurrency);
     if (kept === undefined) {
-      kept = { amounts: new Float64Array(this.transactionCount), unread: 0 };
+      kept = { amounts: extendedColumn(Float64Array, null, this.transactionCount, 0), unread: 0 };
       this.convertFrom(0, kept.amounts, fx, baseCurrency);
       this.baseAmounts.byCurrency.set(baseCurrency, kept);
     }
@@ -372,8 +365,8 @@ export class CashflowTable {
 
   /**
    * The previous table's base amounts, patched: a kept transaction's amount is copied to where it
-   * went (`transactionOf`, null when every one kept its position), and only the added ones, which
-   * follow the kept ones, are converted. A write then converts its own transactions, not the
+   * went (`transactionOf`), or its column extended in place when every one kept its position
+   * (null), and only the added ones, which follow the kept ones, are converted. A write then converts its own transactions, not the
    * million of the account. A base currency no table read for CARRIED_UNREAD tables is left
    * behind, and so is everything when the previous table's rates cannot convert an added
    * currency (rates reloaded since): `amountsIn` converts them whole if asked.
@@ -389,9 +382,14 @@ export class CashflowTable {
     if (carried.length === 0) return;
     this.baseAmounts = { fx, byCurrency: new Map() };
     for (const [baseCurrency, { amounts: previousAmounts, unread }] of carried) {
-      const amounts = new Float64Array(this.transactionCount);
-      if (transactionOf === null) amounts.set(previousAmounts.subarray(0, keptTransactions));
-      else
+      const addedCount = this.transactionCount - keptTransactions;
+      const amounts = extendedColumn(
+        Float64Array,
+        transactionOf === null ? previousAmounts : null,
+        transactionOf === null ? addedCount : this.transactionCount,
+        0,
+      );
+      if (transactionOf !== null)
         for (let t = 0; t < transactionOf.length; t++) {
           const at = transactionOf[t]!;
           if (at >= 0) amounts[at] = previousAmounts[t]!;
@@ -529,7 +527,7 @@ export class CashflowTableBuilder {
       }
       let end = start + 1;
       while (end < table.invoiceCount && kept(end)) end++;
-      this.copyRun(table, start, end, customerOf, invoiceOf);
+      this.copyRun(table, start, end, customerOf, { invoiceOf });
       start = end;
     }
     return invoiceOf;
@@ -538,20 +536,25 @@ export class CashflowTableBuilder {
   /**
    * Copies every invoice of `table` to the same position, as one run: those whose customer
    * `customerOf` maps to -1 (or that had none) stay as invoices of no customer, which no order
-   * of the table and no report reads. Returns where each went (-1 for those).
+   * of the table and no report reads. Returns those that had a customer.
    */
-  copyAll(table: CashflowTable, customerOf: Int32Array): Int32Array {
-    const invoiceOf = new Int32Array(table.invoiceCount);
-    this.copyRun(table, 0, table.invoiceCount, customerOf, invoiceOf);
-    return invoiceOf;
+  copyAll(table: CashflowTable, customerOf: Int32Array): number[] {
+    const dropped: number[] = [];
+    this.copyRun(table, 0, table.invoiceCount, customerOf, { dropped });
+    return dropped;
   }
 
+  /**
+   * Copies invoices `start` to `end` (excluded) of `table` and their transactions, each as the
+   * customer `customerOf` maps its own to; says where each went (`invoiceOf`, -1 when it has no
+   * customer now) or, for a run copied to where it was, lists those that lost theirs (`dropped`).
+   */
   private copyRun(
     table: CashflowTable,
     start: number,
     end: number,
     customerOf: Int32Array,
-    invoiceOf: Int32Array,
+    into: { invoiceOf: Int32Array } | { dropped: number[] },
   ): void {
     const firstInvoice = this.ids.length;
     const firstTransaction = this.transactionIds.length;
@@ -559,10 +562,13 @@ export class CashflowTableBuilder {
     const to = table.transactionStart[end]!;
     // A run copied to where it was (a patch in place) keeps its transaction starts and owners.
     const unmoved = firstInvoice === start && firstTransaction === from;
+    const invoiceOf = 'invoiceOf' in into ? into.invoiceOf : null;
+    const dropped = 'dropped' in into ? into.dropped : null;
     for (let invoice = start; invoice < end; invoice++) {
       const customer = table.invoiceCustomer[invoice]!;
       const next = customer < 0 ? NO_CUSTOMER : customerOf[customer]!;
-      invoiceOf[invoice] = next < 0 ? -1 : firstInvoice + invoice - start;
+      if (invoiceOf !== null) invoiceOf[invoice] = next < 0 ? -1 : firstInvoice + invoice - start;
+      else if (dropped !== null && next < 0 && customer >= 0) dropped.push(invoice);
       this.customers.push(next);
       if (!unmoved) this.starts.push(table.transactionStart[invoice]! - from + firstTransaction);
     }
@@ -700,11 +706,13 @@ export function patchCashflowTable(
   const builder = new CashflowTableBuilder(previous, fresh);
   const inPlace =
     invoicesOfNoCustomer(previous, customerOf) <= NO_CUSTOMER_SHARE * (previous.invoiceCount + fresh.length);
-  const invoiceOf = inPlace ? builder.copyAll(previous, customerOf) : builder.copyKept(previous, customerOf);
+  const copied = inPlace
+    ? { dropped: builder.copyAll(previous, customerOf) }
+    : { invoiceOf: builder.copyKept(previous, customerOf) };
   const keptInvoices = builder.invoiceCount;
   const keptTransactions = builder.transactionCount;
   for (const invoice of fresh) builder.add(invoice);
-  return builder.finish({ previous, invoiceOf, keptInvoices, keptTransactions });
+  return builder.finish({ previous, keptInvoices, keptTransactions, ...copied });
 }
 
 export function buildCashflowTable(invoices: Iterable<CashflowInvoice>): CashflowTable {

@@ -43,10 +43,7 @@ export class Column<A extends NumberArray> {
 
   /** Appends the UTF-16 code units of `text`, one value each. */
   pushCodes(text: string): void {
-    const array =
-      this.array === undefined || this.length + text.length > this.array.length
-        ? this.grow(this.length + text.length)
-        : this.array;
+    const array = this.withRoom(text.length);
     for (let index = 0; index < text.length; index++) array[this.length + index] = text.charCodeAt(index);
     this.length += text.length;
   }
@@ -58,12 +55,21 @@ export class Column<A extends NumberArray> {
     end: number,
   ): void {
     if (this.array === undefined && start === 0 && this.extends(source, end)) return;
-    const array =
-      this.array === undefined || this.length + end - start > this.array.length
-        ? this.grow(this.length + end - start)
-        : this.array;
-    array.set(source.subarray(start, end), this.length);
+    this.withRoom(end - start).set(source.subarray(start, end), this.length);
     this.length += end - start;
+  }
+
+  /** Appends `count` copies of `value`. */
+  pushRepeated(value: number, count: number): void {
+    this.withRoom(count).fill(value, this.length, this.length + count);
+    this.length += count;
+  }
+
+  /** The array, grown first when `count` more values do not fit. */
+  private withRoom(count: number): A {
+    return this.array === undefined || this.length + count > this.array.length
+      ? this.grow(this.length + count)
+      : this.array;
   }
 
   /**
@@ -134,6 +140,23 @@ export class Column<A extends NumberArray> {
     readLengths.set(values.buffer, this.length);
     return values;
   }
+}
+
+/**
+ * `previous` (a column's values; none when null) followed by `count` copies of `value`, as a
+ * column's values: a whole column no other column extended is extended in place, and a new one
+ * keeps room past its values, so that a table patched from one holding it can extend it in turn.
+ */
+export function extendedColumn<A extends NumberArray>(
+  kind: { new (length: number): A; new (buffer: ArrayBufferLike): A },
+  previous: A | null,
+  count: number,
+  value: number,
+): A {
+  const column = new Column(kind, (previous?.length ?? 0) + count + 1024);
+  if (previous !== null) column.pushRange(previous, 0, previous.length);
+  column.pushRepeated(value, count);
+  return column.values();
 }
 
 /** A packed value's end, whether the value is a string or a null (stored as -1 - end). */
