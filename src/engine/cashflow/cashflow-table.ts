@@ -366,10 +366,11 @@ export class CashflowTable {
   /**
    * The previous table's base amounts, patched: a kept transaction's amount is copied to where it
    * went (`transactionOf`), or its column extended in place when every one kept its position
-   * (null), and only the added ones, which follow the kept ones, are converted. A write then converts its own transactions, not the
-   * million of the account. A base currency no table read for CARRIED_UNREAD tables is left
-   * behind, and so is everything when the previous table's rates cannot convert an added
-   * currency (rates reloaded since): `amountsIn` converts them whole if asked.
+   * (null), and only the added ones, which follow the kept ones, are converted. A write then
+   * converts its own transactions, not the million of the account. A base currency no table read
+   * for CARRIED_UNREAD tables is left behind, and so is everything when the previous table's rates
+   * cannot convert an added currency (rates reloaded since): `amountsIn` converts them whole if
+   * asked.
    */
   private carryBaseAmounts(
     { previous, keptTransactions }: TablePatch,
