@@ -8,6 +8,7 @@ import { roundCents } from '../rounding.js';
 import { patchedNumbers } from '../snapshot.js';
 import type { MovementKind } from '../types.js';
 import { MOVEMENT_KINDS } from '../vocabulary.js';
+import { ALREADY_MARKED, FIRST_IN_PERIOD, PeriodMarks } from './period-marks.js';
 
 /** The customers paying at the end of `baseline`, followed to the end of `target`. */
 export interface CohortWindow {
@@ -163,10 +164,9 @@ export function cohortFigures(
     cohortMrr[group * currencyCount + customerCurrency[customer]!]! += start.mrr[customer]!;
     cohortSize[group]! += start.members[customer]!;
   }
-  // Per customer: the window it was last seen in, shifted left by KINDS bits, and the kinds it
-  // was seen with there as those bits, so that each list and count takes a customer once (a
-  // range holds far fewer than the 2^26 windows that would overflow it).
-  const seen = new Int32Array(customerCount).fill(-1);
+  // The kinds each customer was seen with in the current window, so that each list and count
+  // takes a customer once.
+  const seen = new PeriodMarks(customerCount, KINDS);
 
   // A movement inside several windows converts the same way in each: once is enough. NaN marks
   // the movements not converted yet.
@@ -207,16 +207,9 @@ export function cohortFigures(
       const kind = movementKind[i]!;
       const slot = groupOf[customer]! * KINDS + kind;
       amounts[slot]! += baseAmount(i);
-      const mark = seen[customer]!;
-      const bit = 1 << kind;
-      if (mark >> KINDS !== index) {
-        seen[customer] = (index << KINDS) | bit;
-        movers[slot]! += 1;
-        touched.push(customer);
-      } else if ((mark & bit) === 0) {
-        seen[customer] = mark | bit;
-        movers[slot]! += 1;
-      }
+      const marked = seen.mark(customer, kind, index);
+      if (marked !== ALREADY_MARKED) movers[slot]! += 1;
+      if (marked === FIRST_IN_PERIOD) touched.push(customer);
       state[changeAt(customer)]! += movementAmount[i]!;
     }
 

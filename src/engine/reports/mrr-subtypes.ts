@@ -14,6 +14,7 @@ import {
   type MrrRow,
   sharedQueryKey,
 } from './mrr.js';
+import { ALREADY_MARKED, PeriodMarks } from './period-marks.js';
 
 /** The movement kinds `/reports/mrr-subtypes` splits: the others have one subtype each. */
 export const SPLIT_KINDS = ['expansion', 'contraction', 'churn'] as const satisfies readonly MovementKind[];
@@ -60,7 +61,7 @@ function splitBySubtype(
   const position = MOVEMENT_SUBTYPES.map((subtype) => subtypes.indexOf(subtype));
   const counted = movementCounts(snapshot, query);
   const toBase = baseConverter(snapshot, query, fx);
-  const lastCounted = new Int32Array(snapshot.customerIds.length * subtypes.length).fill(-1);
+  const marks = new PeriodMarks(snapshot.customerIds.length, subtypes.length);
 
   let i = 0;
   for (; i < snapshot.movementCount && snapshot.movementDay[i]! < query.from; i++);
@@ -76,10 +77,7 @@ function splitBySubtype(
         snapshot.movementAmount[i]!,
         snapshot.movementDay[i]!,
       );
-      if (lastCounted[customer * subtypes.length + at] !== index) {
-        lastCounted[customer * subtypes.length + at] = index;
-        customers[at]! += 1;
-      }
+      if (marks.mark(customer, at, index) !== ALREADY_MARKED) customers[at]! += 1;
     }
     const mrrRow = mrrRows[index]!;
     const parts = allocate([...amounts], mrrRow[kind]);

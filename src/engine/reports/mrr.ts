@@ -8,6 +8,7 @@ import { periodsBetween } from '../periods.js';
 import { ratioOrZero } from '../ratio.js';
 import { roundCents } from '../rounding.js';
 import { type Snapshot } from '../snapshot.js';
+import { ALREADY_MARKED, PeriodMarks } from './period-marks.js';
 
 export interface MrrQuery extends RangeQuery {
   /** Movements after today count only when `committed` and scheduled by a subscription record. */
@@ -162,8 +163,8 @@ function computeMrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
   for (; i < count && snapshot.movementDay[i]! < query.from; i++) if (counted(i)) apply(i);
 
   const periods = periodsBetween(query.from, query.to, query.interval);
-  // The period a customer was last counted in, per kind: customer counts are of distinct customers.
-  const lastCounted = new Int32Array(snapshot.customerIds.length * KIND_COUNT).fill(-1);
+  // Customer counts are of distinct customers.
+  const marks = new PeriodMarks(snapshot.customerIds.length, KIND_COUNT);
   let previousTotal = totalOn(query.from - 1);
   let previousSubscribers = subscribers;
 
@@ -179,10 +180,7 @@ function computeMrrReport(snapshot: Snapshot, query: MrrQuery, fx: FxTable): Mrr
         snapshot.movementAmount[i]!,
         snapshot.movementDay[i]!,
       );
-      if (lastCounted[customer * KIND_COUNT + kind] !== index) {
-        lastCounted[customer * KIND_COUNT + kind] = index;
-        customerCounts[kind]! += 1;
-      }
+      if (marks.mark(customer, kind, index) !== ALREADY_MARKED) customerCounts[kind]! += 1;
       apply(i);
     }
 
