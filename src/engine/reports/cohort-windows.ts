@@ -168,24 +168,28 @@ export function cohortFigures(
   // takes a customer once.
   const seen = new PeriodMarks(customerCount, KINDS);
 
-  // A movement inside several windows converts the same way in each: once is enough. NaN marks
-  // the movements not converted yet.
-  const converted = new Float64Array(last).fill(Number.NaN);
-  const baseAmount = (i: number) => {
-    let amount = converted[i]!;
-    if (Number.isNaN(amount)) {
-      amount = toBase(customerCurrency[movementCustomer[i]!]!, movementAmount[i]!, movementDay[i]!);
-      converted[i] = amount;
-    }
-    return amount;
-  };
-
   const targetDivisor = new Float64Array(currencyCount);
   const targetMultiplier = new Float64Array(currencyCount);
   const baselineDivisor = new Float64Array(currencyCount);
   const baselineMultiplier = new Float64Array(currencyCount);
 
   let next = partitionPoint(0, last, (i) => movementDay[i]! <= firstBaseline);
+  // A movement inside several windows converts the same way in each: once is enough. Kept for
+  // the movements from the first baseline to the last target alone (a range of a year is a
+  // fraction of an account's history), NaN until converted.
+  const spanStart = next;
+  const lastTarget = windows[windows.length - 1]!.target;
+  const converted = new Float64Array(
+    partitionPoint(spanStart, last, (i) => movementDay[i]! <= lastTarget) - spanStart,
+  ).fill(Number.NaN);
+  const baseAmount = (i: number) => {
+    let amount = converted[i - spanStart]!;
+    if (Number.isNaN(amount)) {
+      amount = toBase(customerCurrency[movementCustomer[i]!]!, movementAmount[i]!, movementDay[i]!);
+      converted[i - spanStart] = amount;
+    }
+    return amount;
+  };
   return windows.map((window, index) => {
     for (; next < last && movementDay[next]! <= window.baseline; next++) {
       if (!counted(next)) continue;
