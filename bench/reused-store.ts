@@ -10,7 +10,7 @@ import { type Server, startServer } from './server.js';
 import { percentile } from './stats.js';
 import { createBenchStore } from './stores.js';
 
-const USAGE = `npm run bench:reused -- load FILE [--store pglite|postgres] [--customers N]
+const USAGE = `npm run bench:reused -- load FILE [--store pglite|postgres] [--customers N] [--cpu-prof DIR]
 npm run bench:reused -- rounds FILE [--runs N] [--cpu-prof DIR]
 npm run bench:reused -- stream FILE [--runs N] [--cpu-prof DIR]
 
@@ -59,7 +59,7 @@ async function load(): Promise<void> {
   const kind = values.store as StoreKind;
   if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`--store: unknown store "${values.store}"`);
   const store = await createBenchStore(kind, values['postgres-url']);
-  const server = await startServer({ env: store.env });
+  const server = await startServer({ env: store.env, cpuProfileDir: values['cpu-prof'] });
   if (server.adminKey === null) throw new Error('the first start on an empty store printed no admin key');
   try {
     const api = new ApiClient(server.url, server.adminKey);

@@ -12,6 +12,7 @@ import {
   TRANSACTIONS_JSON,
 } from './invoices-repo.js';
 import { jsonRows } from './json-rows.js';
+import { literal } from './sql-literal.js';
 import { keysJson, type RecordKey } from './records-repo.js';
 
 type CopyText = NonNullable<Queryable['copyText']>;
@@ -95,9 +96,6 @@ export function visitInvoiceRows(rows: readonly CashflowInvoiceRow[], visitor: I
 }
 
 const UUID = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i;
-
-/** `text` as an SQL string literal, whatever `standard_conforming_strings` says. */
-const literal = (text: string) => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 /** The page of `size` invoices after the invoice `after` (from the first when null). */
 interface InvoicePage {

@@ -3,6 +3,7 @@ import { awaitedLater } from './awaited-later.js';
 import { bulkWrite } from './bulk-write.js';
 import type { Queryable } from './db.js';
 import { jsonRows } from './json-rows.js';
+import { type Columns, readRows } from './read-rows.js';
 import { inKeyRanges, keyRangesJson } from './key-ranges.js';
 import { keysJson, type RecordKey } from './records-repo.js';
 
@@ -51,6 +52,24 @@ export interface HistoryLineRow {
   period_end: string | null;
   prorated: boolean | null;
 }
+
+const HISTORY_LINE_COLUMNS: Columns<HistoryLineRow> = {
+  data_source_id: 'text',
+  customer_id: 'text',
+  invoice_id: 'text',
+  status: 'text',
+  currency: 'text',
+  date: 'text',
+  type: 'text',
+  subscription_id: 'text',
+  plan_id: 'text',
+  amount: 'integer',
+  quantity: 'integer',
+  discount: 'integer',
+  period_start: 'text',
+  period_end: 'text',
+  prorated: 'boolean',
+};
 
 export interface HistorySubscriptionRow {
   data_source_id: string;
@@ -198,14 +217,14 @@ export function metricsRepo(db: Queryable) {
 
     /** Every invoice of the customers with its lines, one row per line (or one for an invoice without lines). */
     async lines(accountId: string, keys: readonly RecordKey[]): Promise<HistoryLineRow[]> {
-      return jsonRows<HistoryLineRow>(
+      return readRows<HistoryLineRow>(
         db,
         `select i.data_source_id, i.customer_id, i.invoice_id, i.status, i.currency, i.date,
                 l.type, l.subscription_id, l.plan_id, l.amount, l.quantity, l.discount, l.period_start, l.period_end,
                 l.prorated, l.position
          from ${ofKeys('invoices', 'i')} left join ${ofInvoice('invoice_lines', 'l')} on true`,
         [accountId, keysJson(keys)],
-        { orderBy: 'q.date, q.invoice_id, q.position' },
+        { orderBy: 'q.date, q.invoice_id, q.position', columns: HISTORY_LINE_COLUMNS },
       );
     },
 
@@ -215,7 +234,7 @@ export function metricsRepo(db: Queryable) {
      * the filter's methods and the breakdown's latest one.
      */
     async paymentMethods(accountId: string, keys: readonly RecordKey[]): Promise<PaymentMethodRow[]> {
-      return jsonRows<PaymentMethodRow>(
+      return readRows<PaymentMethodRow>(
         db,
         `select i.data_source_id, i.customer_id, lower(t.payment_method) as payment_method,
                 max(t.date) filter (where t.result = 'successful') as paid_at
@@ -224,7 +243,15 @@ export function metricsRepo(db: Queryable) {
          where i.status not in ('draft', 'void')
          group by 1, 2, 3`,
         [accountId, keysJson(keys)],
-        { orderBy: 'q.data_source_id, q.customer_id, q.payment_method', instants: ['paid_at'] },
+        {
+          orderBy: 'q.data_source_id, q.customer_id, q.payment_method',
+          columns: {
+            data_source_id: 'text',
+            customer_id: 'text',
+            payment_method: 'text',
+            paid_at: 'instant',
+          },
+        },
       );
     },
 

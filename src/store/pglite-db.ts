@@ -194,6 +194,7 @@ function over(thread: StoreThread, tx?: number): Queryable {
     copyCsv: async (table, columns, csv) => {
       await thread.call({ op: 'copyIn', tx, table, columns, csv });
     },
+    copyRows: async (sql) => Buffer.from(await thread.call<ArrayBuffer>({ op: 'copyRows', tx, sql })),
   };
 }
 

@@ -9,6 +9,7 @@ export type PgliteCall =
   | { op: 'query'; tx?: number; sql: string; params: readonly unknown[] }
   | { op: 'exec'; tx?: number; sql: string }
   | { op: 'copyOut'; sql: string; settings: Readonly<Record<string, string>> }
+  | { op: 'copyRows'; tx?: number; sql: string }
   | { op: 'copyIn'; tx?: number; table: string; columns: readonly string[]; csv: string }
   | { op: 'begin'; tx: number }
   | { op: 'end'; tx: number; commit: boolean }

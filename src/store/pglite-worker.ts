@@ -160,6 +160,11 @@ async function answer(call: PgliteCall): Promise<[unknown, ArrayBuffer[]]> {
       const bytes = await copyOut(call.sql, call.settings);
       return [bytes, [bytes]];
     }
+    case 'copyRows': {
+      const { blob } = await on(call.tx, (target) => target.query(`copy (${call.sql}) to '/dev/blob'`));
+      const bytes = blob ? await blob.arrayBuffer() : new ArrayBuffer(0);
+      return [bytes, [bytes]];
+    }
     case 'copyIn':
       await on(call.tx, (target) =>
         target.query(

@@ -3,12 +3,16 @@ import { throttledUpkeep } from './throttled-upkeep.js';
 
 /**
  * A table is analyzed once it has grown by this many pages (8 KiB each) since its last
- * analysis, plus this share of its size then, so that a growing import is analyzed a few
- * dozen times on its way to millions of rows rather than at every request. Growth is read
- * from the table's size on disk against the page count its last analysis (or vacuum) recorded:
- * unlike the cumulative statistics views, both are current at once, in every process.
+ * analysis, plus this share of its size then: once it has about doubled, so that an import to
+ * millions of rows is analyzed about a dozen times. The planner scales the rows an analysis
+ * counted by the table's current size on its own; what an analysis adds are the values'
+ * distributions, which more of one import changes little. At a fifth, analyses took a tenth of the embedded store's time during
+ * an import (docs/performance.md, "The embedded store's time in an import, by statement").
+ * Growth is read from the table's size on disk against the page count its last analysis (or
+ * vacuum) recorded: unlike the cumulative statistics views, both are current at once, in every
+ * process.
  */
-const THRESHOLD = { pages: 10, share: 0.2 };
+const THRESHOLD = { pages: 10, share: 1 };
 
 /** Checks at most this often; the check is one read of the catalog. */
 const CHECK_INTERVAL_MS = 5_000;

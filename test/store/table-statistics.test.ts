@@ -53,8 +53,13 @@ describe.each(STORE_KINDS)('table statistics on %s', (kind) => {
       now += 5_000;
       await statistics.afterWrite();
       expect(await analyzedRows(db, 'big')).toBe(3000);
-      // Grown by more than 10 pages and a fifth of its 14: analyzed again.
-      await db.exec('insert into big select generate_series(3001, 9000)');
+      // Grown by 14 pages, not by 10 more than its 14: not yet.
+      await db.exec('insert into big select generate_series(3001, 6000)');
+      now += 5_000;
+      await statistics.afterWrite();
+      expect(await analyzedRows(db, 'big')).toBe(3000);
+      // Grown by 28 pages, past the 24: analyzed again.
+      await db.exec('insert into big select generate_series(6001, 9000)');
       now += 5_000;
       await statistics.afterWrite();
       expect(await analyzedRows(db, 'big')).toBe(7500);

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/store/db.js';
+import { type Columns, readRows } from '../../src/store/read-rows.js';
+import { withLiterals } from '../../src/store/sql-literal.js';
+import { createTestLocation, openLocationDb, STORE_KINDS, type TestLocation } from '../helpers/stores.js';
+
+interface Row {
+  n: number;
+  big: number | null;
+  day: string;
+  at: string | null;
+  flag: boolean | null;
+  text: string | null;
+  id: string;
+}
+
+const COLUMNS: Columns<Row> = {
+  n: 'integer',
+  big: 'integer',
+  day: 'text',
+  at: 'instant',
+  flag: 'boolean',
+  text: 'text',
+  id: 'text',
+};
+
+// Text that COPY escapes (tab, newline, backslash), quotes that a literal must double, and
+// characters of several bytes; one value of each kind is null.
+const AWKWARD = 'a\tb\nc\\d \'q\' "w" é€😀';
+const SQL = `select n, case when n = 2 then null else (n * -10000000000)::bigint end as big,
+               ('2026-01-0' || n)::date as day,
+               case when n = 2 then null else ('2026-01-0' || n || 'T10:20:30.456+02:00')::timestamptz end as at,
+               case when n = 3 then null else n % 2 = 1 end as flag,
+               case when n = 1 then null else $2 || n end as text,
+               $1::uuid::text as id
+             from generate_series(1, 3) as n where n <= $3`;
+const ID = '0b5c0e4e-8a4e-4b7e-9a3c-5d2f1e0c9b7a';
+
+describe.each(STORE_KINDS)('readRows on %s', (kind) => {
+  let db: Db;
+  let location: TestLocation;
+  beforeAll(async () => {
+    location = await createTestLocation(kind);
+    db = await openLocationDb(location);
+  });
+  afterAll(async () => {
+    await db.close();
+    await location.drop();
+  });
+
+  it('returns the values a plain query returns, instants as ISO 8601 UTC', async () => {
+    const rows = await readRows<Row>(db, SQL, [ID, AWKWARD, 3], { columns: COLUMNS, orderBy: 'q.n desc' });
+    expect(rows).toEqual([
+      {
+        n: 3,
+        big: -30_000_000_000,
+        day: '2026-01-03',
+        at: '2026-01-03T08:20:30.456Z',
+        flag: null,
+        text: `${AWKWARD}3`,
+        id: ID,
+      },
+      { n: 2, big: null, day: '2026-01-02', at: null, flag: false, text: `${AWKWARD}2`, id: ID },
+      {
+        n: 1,
+        big: -10_000_000_000,
+        day: '2026-01-01',
+        at: '2026-01-01T08:20:30.456Z',
+        flag: true,
+        text: null,
+        id: ID,
+      },
+    ]);
+    const plain = await db.query<Row>(`${SQL} order by n desc`, [ID, AWKWARD, 3]);
+    expect(rows).toEqual(plain);
+  });
+
+  it('reads inside a transaction what the transaction wrote', async () => {
+    const rows = await db.transaction(async (tx) => {
+      await tx.query('create temporary table written (n integer) on commit drop');
+      await tx.query('insert into written values (7), (8)');
+      return readRows<{ n: number }>(tx, 'select n from written where n > $1', [7], {
+        columns: { n: 'integer' },
+      });
+    });
+    expect(rows).toEqual([{ n: 8 }]);
+  });
+
+  it('returns no rows as an empty list', async () => {
+    expect(await readRows<Row>(db, SQL, [ID, AWKWARD, 0], { columns: COLUMNS })).toEqual([]);
+  });
+});
+
+describe('withLiterals', () => {
+  it('writes each parameter as a literal in its place, null as null', () => {
+    expect(withLiterals('select $1, $2, $10, $3', ["it's", null, 5, 6, 7, 8, 9, 10, 11, 'ten\\'])).toBe(
+      "select E'it''s', null, E'ten\\\\', E'5'",
+    );
+  });
+
+  it('refuses a statement naming a parameter it was not given', () => {
+    expect(() => withLiterals('select $2', ['one'])).toThrow(RangeError);
+  });
+});
