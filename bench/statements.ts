@@ -47,24 +47,35 @@ interface Statement {
 const TODAY = '2026-11-24';
 
 /** Times every statement through `db`; analysis is skipped, so the tables stay as an import leaves them. */
+/** The escaped string literals `withLiterals` writes (src/store/sql-literal.ts). */
+const LITERALS = /E'(?:[^'\\]|''|\\.)*'/g;
+
 function profiled(db: Db, statements: Map<string, Statement>): Db {
-  const wrap = (target: Queryable): Queryable => ({
-    exec: async (sql) => {
-      if (!sql.startsWith('analyze ')) await target.exec(sql);
-    },
-    query: async (sql, params = []) => {
-      const started = performance.now();
-      const rows = await target.query(sql, params);
-      const ms = performance.now() - started;
-      const entry = statements.get(sql) ?? { sql, calls: 0, ms: 0, params, slowestMs: 0 };
-      entry.calls += 1;
-      entry.ms += ms;
-      if (ms > entry.slowestMs) Object.assign(entry, { slowestMs: ms, params });
-      statements.set(sql, entry);
-      return rows as never;
-    },
-    ...(target.copyCsv ? { copyCsv: target.copyCsv } : {}),
-  });
+  const timed = async <T>(sql: string, params: readonly unknown[], run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const result = await run();
+    const ms = performance.now() - started;
+    const entry = statements.get(sql) ?? { sql, calls: 0, ms: 0, params, slowestMs: 0 };
+    entry.calls += 1;
+    entry.ms += ms;
+    if (ms > entry.slowestMs) Object.assign(entry, { slowestMs: ms, params });
+    statements.set(sql, entry);
+    return result;
+  };
+  const wrap = (target: Queryable): Queryable => {
+    const { copyRows } = target;
+    return {
+      exec: async (sql) => {
+        if (!sql.startsWith('analyze ')) await target.exec(sql);
+      },
+      query: async (sql, params = []) => (await timed(sql, params, () => target.query(sql, params))) as never,
+      ...(target.copyCsv ? { copyCsv: target.copyCsv } : {}),
+      // A COPY's values are literals in its text: the statement is counted with them left out.
+      ...(copyRows
+        ? { copyRows: (sql) => timed(`COPY ${sql.replace(LITERALS, '?')}`, [], () => copyRows(sql)) }
+        : {}),
+    };
+  };
   return {
     ...wrap(db),
     kind: db.kind,

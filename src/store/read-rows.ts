@@ -5,20 +5,21 @@ import { withLiterals } from './sql-literal.js';
 
 /**
  * How a column's text becomes its value, as the drivers decode it (src/store/db.ts): `integer`
- * (integer or bigint) as a number, `boolean` as true or false, `instant` as ISO 8601 UTC,
- * `text` (text, dates, uuids) as it is. Null is null whatever the kind.
+ * (integer or bigint) as a number, `boolean` as true or false, `instant` (timestamptz only) as
+ * ISO 8601 UTC, `text` (text, dates, uuids) as it is. Null is null whatever the kind.
  */
 export type ColumnKind = 'text' | 'integer' | 'boolean' | 'instant';
 
-/** Each column of the rows, in the order they are selected, with its kind. */
+/** The columns of the rows, each with its kind; on PGlite the rows hold these columns only. */
 export type Columns<T> = { [K in keyof T]-?: ColumnKind };
 
 /**
  * The rows of a select whose columns are all of the kinds above, ordered by `orderBy`. On
  * PGlite they come as COPY text, decoded here: building the same rows as one `json_agg` text
- * cost the store's thread about half as much again as running the select (100 customers'
- * invoice lines: 20 ms as JSON, 13 by COPY, 7 for the select alone), and that thread is what a
- * large import waits for (docs/performance.md, "Ingest"). Elsewhere as `jsonRows`.
+ * cost the store's thread about twice what running the select did (100 customers' invoice
+ * lines: 20 ms as JSON, 13 by COPY, 7 for the select alone), and that thread is what a large
+ * import waits for (docs/performance.md, "Ingest"). Elsewhere as `jsonRows`, with every column
+ * the select names.
  */
 export async function readRows<T>(
   db: Queryable,

@@ -6,11 +6,11 @@ import { throttledUpkeep } from './throttled-upkeep.js';
  * analysis, plus this share of its size then: once it has about doubled, so that an import to
  * millions of rows is analyzed about a dozen times. The planner scales the rows an analysis
  * counted by the table's current size on its own; what an analysis adds are the values'
- * distributions, which more of one import changes little. At a fifth, analyses took a tenth of the embedded store's time during
- * an import (docs/performance.md, "The embedded store's time in an import, by statement").
- * Growth is read from the table's size on disk against the page count its last analysis (or
- * vacuum) recorded: unlike the cumulative statistics views, both are current at once, in every
- * process.
+ * distributions, which more of one import changes little. At a fifth, analyses took a tenth
+ * of the embedded store's time during an import (docs/performance.md, "The embedded store's
+ * time in an import, by statement"). Growth is read from the table's size on disk against the
+ * page count its last analysis (or vacuum) recorded: unlike the cumulative statistics views,
+ * both are current at once, in every process.
  */
 const THRESHOLD = { pages: 10, share: 1 };
 

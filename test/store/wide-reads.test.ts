@@ -150,7 +150,23 @@ describe('withLiterals', () => {
     );
   });
 
-  it('refuses a statement naming a parameter it was not given', () => {
+  it('leaves a $n inside literals, quoted names, comments and dollar quotes as it is', () => {
+    const sql = `select '$1', E'\\'$1', "$1", x$1, $f$ $1 $f$, $$ $1 $$ -- $1
+      /* $1 */ from t where a = $1`;
+    expect(withLiterals(sql, ["'"])).toBe(sql.replace(/\$1$/, "E''''"));
+  });
+
+  it('writes a date as its ISO 8601 text and a boolean as true or false', () => {
+    expect(withLiterals('select $1, $2', [new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), false])).toBe(
+      "select E'2026-01-02T03:04:05.000Z', E'false'",
+    );
+  });
+
+  it('refuses a parameter it was not given, a value no driver sends as text, and a NUL', () => {
     expect(() => withLiterals('select $2', ['one'])).toThrow(RangeError);
+    expect(() => withLiterals('select $0', ['one'])).toThrow(RangeError);
+    expect(() => withLiterals('select $1', [{ a: 1 }])).toThrow(TypeError);
+    expect(() => withLiterals('select $1', [Number.NaN])).toThrow(TypeError);
+    expect(() => withLiterals('select $1', ['a\0b'])).toThrow(RangeError);
   });
 });
