@@ -46,10 +46,10 @@ interface Statement {
 
 const TODAY = '2026-11-24';
 
-/** Times every statement through `db`; analysis is skipped, so the tables stay as an import leaves them. */
 /** The escaped string literals `withLiterals` writes (src/store/sql-literal.ts). */
 const LITERALS = /E'(?:[^'\\]|''|\\.)*'/g;
 
+/** Times every statement through `db`; analysis is skipped, so the tables stay as an import leaves them. */
 function profiled(db: Db, statements: Map<string, Statement>): Db {
   const timed = async <T>(sql: string, params: readonly unknown[], run: () => Promise<T>): Promise<T> => {
     const started = performance.now();

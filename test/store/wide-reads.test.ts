@@ -129,6 +129,11 @@ describe.each(STORE_KINDS)('wide reads on %s', (kind) => {
 
   it('reads by COPY inside a transaction what the transaction wrote', async () => {
     const rows = await db.transaction(async (tx) => {
+      // The embedded store's handles, in a transaction or not, take the COPY path; PostgreSQL's none.
+      expect([db.copyRows !== undefined, tx.copyRows !== undefined]).toEqual([
+        kind === 'pglite',
+        kind === 'pglite',
+      ]);
       await tx.query('create temporary table written (n integer) on commit drop');
       await tx.query('insert into written values (7), (8)');
       return readRows<{ n: number }>(tx, 'select n from written where n > $1', [7], {
