@@ -84,6 +84,86 @@ const ORDER = 'order by i.invoice_id, i.data_source_id';
 /** The keys of `keysJson` as rows `k(s, i)`, from the second parameter. */
 export const KEYS = 'json_to_recordset($2::json) as k(s uuid, i text)';
 
+/** The `invoices` table's columns after `account_id`, as the invoices' write fills them. */
+export const INVOICE_WRITE_COLUMNS = {
+  data_source_id: 'uuid',
+  invoice_id: 'text',
+  customer_id: 'text',
+  date: 'date',
+  due_date: 'date',
+  currency: 'text',
+  status: 'text',
+  number: 'text',
+  description: 'text',
+  payment_date: 'date',
+  total: 'bigint',
+};
+
+/** The `invoice_lines` table's columns after `account_id`. */
+export const LINE_WRITE_COLUMNS = {
+  data_source_id: 'uuid',
+  invoice_id: 'text',
+  line_id: 'text',
+  position: 'integer',
+  type: 'text',
+  subscription_id: 'text',
+  plan_id: 'text',
+  description: 'text',
+  amount: 'bigint',
+  quantity: 'integer',
+  period_start: 'date',
+  period_end: 'date',
+  discount: 'bigint',
+  tax: 'bigint',
+  prorated: 'boolean',
+};
+
+/** The `invoice_transactions` table's columns after `account_id`. */
+export const TRANSACTION_WRITE_COLUMNS = {
+  data_source_id: 'uuid',
+  invoice_id: 'text',
+  transaction_id: 'text',
+  position: 'integer',
+  date: 'timestamptz',
+  type: 'text',
+  result: 'text',
+  amount: 'bigint',
+  payment_method: 'text',
+};
+
+/** Invoices as rows of `invoices`, named as `INVOICE_WRITE_COLUMNS`. */
+export const invoiceTableRows = (invoices: readonly InvoiceRow[]) =>
+  invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
+    data_source_id: data_source,
+    invoice_id: id,
+    total: amount,
+    ...values,
+  }));
+
+/** The invoices' lines as rows of `invoice_lines`, each with its position in its invoice. */
+export const lineTableRows = (invoices: readonly InvoiceRow[]) =>
+  invoices.flatMap((invoice) =>
+    invoice.lines.map(({ id, ...line }, position) => ({
+      data_source_id: invoice.data_source,
+      invoice_id: invoice.id,
+      line_id: id,
+      position,
+      ...line,
+    })),
+  );
+
+/** The invoices' transactions as rows of `invoice_transactions`, each with its position. */
+export const transactionTableRows = (invoices: readonly InvoiceRow[]) =>
+  invoices.flatMap((invoice) =>
+    invoice.transactions.map(({ id, ...transaction }, position) => ({
+      data_source_id: invoice.data_source,
+      invoice_id: invoice.id,
+      transaction_id: id,
+      position,
+      ...transaction,
+    })),
+  );
+
 export function invoicesRepo(db: Queryable) {
   return {
     list(accountId: string, page: Page & { customerId?: string | undefined }): Promise<InvoiceRow[]> {
@@ -115,19 +195,7 @@ export function invoicesRepo(db: Queryable) {
           accountId,
           {
             table: 'invoices',
-            columns: {
-              data_source_id: 'uuid',
-              invoice_id: 'text',
-              customer_id: 'text',
-              date: 'date',
-              due_date: 'date',
-              currency: 'text',
-              status: 'text',
-              number: 'text',
-              description: 'text',
-              payment_date: 'date',
-              total: 'bigint',
-            },
+            columns: INVOICE_WRITE_COLUMNS,
             conflictKey: ['data_source_id', 'invoice_id'],
             // An inserted row has no xmax; one that replaced a stored invoice carries this
             // transaction's. A subquery reads as of the statement's start: the row it replaced.
@@ -135,74 +203,21 @@ export function invoicesRepo(db: Queryable) {
             case when xmax <> 0 then (select o.customer_id from invoices o where o.account_id = invoices.account_id
               and o.data_source_id = invoices.data_source_id and o.invoice_id = invoices.invoice_id) end as owner`,
           },
-          invoices.map(({ id, data_source, amount, lines, transactions, ...values }) => ({
-            data_source_id: data_source,
-            invoice_id: id,
-            total: amount,
-            ...values,
-          })),
+          invoiceTableRows(invoices),
         ),
       );
       // Made while the store writes the invoices, and sent as soon as it has.
       const lines = preparedWrite(
         db,
         accountId,
-        {
-          table: 'invoice_lines',
-          columns: {
-            data_source_id: 'uuid',
-            invoice_id: 'text',
-            line_id: 'text',
-            position: 'integer',
-            type: 'text',
-            subscription_id: 'text',
-            plan_id: 'text',
-            description: 'text',
-            amount: 'bigint',
-            quantity: 'integer',
-            period_start: 'date',
-            period_end: 'date',
-            discount: 'bigint',
-            tax: 'bigint',
-            prorated: 'boolean',
-          },
-        },
-        invoices.flatMap((invoice) =>
-          invoice.lines.map(({ id, ...line }, position) => ({
-            data_source_id: invoice.data_source,
-            invoice_id: invoice.id,
-            line_id: id,
-            position,
-            ...line,
-          })),
-        ),
+        { table: 'invoice_lines', columns: LINE_WRITE_COLUMNS },
+        lineTableRows(invoices),
       );
       const transactions = preparedWrite(
         db,
         accountId,
-        {
-          table: 'invoice_transactions',
-          columns: {
-            data_source_id: 'uuid',
-            invoice_id: 'text',
-            transaction_id: 'text',
-            position: 'integer',
-            date: 'timestamptz',
-            type: 'text',
-            result: 'text',
-            amount: 'bigint',
-            payment_method: 'text',
-          },
-        },
-        invoices.flatMap((invoice) =>
-          invoice.transactions.map(({ id, ...transaction }, position) => ({
-            data_source_id: invoice.data_source,
-            invoice_id: invoice.id,
-            transaction_id: id,
-            position,
-            ...transaction,
-          })),
-        ),
+        { table: 'invoice_transactions', columns: TRANSACTION_WRITE_COLUMNS },
+        transactionTableRows(invoices),
       );
       const written = await upserted;
       // Only a replaced invoice can have lines and transactions already; a new one has none.
