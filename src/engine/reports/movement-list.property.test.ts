@@ -125,3 +125,37 @@ describe('listedPositions', () => {
     );
   });
 });
+
+describe('listMovements', () => {
+  it("keeps each movement of the query's days with its customer's MRR summed over every movement before it", () => {
+    fc.assert(
+      fc.property(casesArb, ({ snapshot, query }) => {
+        // Every movement walked from the first, as the list did before it kept each movement's
+        // MRR before it with the snapshot.
+        const { movements } = snapshot;
+        const mrr = new Map<number, number>();
+        const expected: [number, number, number][] = [];
+        for (let i = 0; i < movements.movementCount; i++) {
+          const day = movements.movementDay[i]!;
+          const customer = movements.movementCustomer[i]!;
+          const before = mrr.get(customer) ?? 0;
+          mrr.set(customer, before + movements.movementAmount[i]!);
+          const scheduled = movements.movementScheduled[i] === 1;
+          const kind = MOVEMENT_KINDS[movements.movementKind[i]!]!;
+          if (day < query.from || day > query.to) continue;
+          if (day > query.today && !(query.committed && scheduled)) continue;
+          if (query.customers !== null && query.customers[customer] !== 1) continue;
+          if (query.kinds !== null && !query.kinds.has(kind)) continue;
+          expected.push([day, customer, before]);
+        }
+        const list = listMovements(snapshot, query, fx);
+        expect(list.map((movement) => [movement.day, movement.customerIndex, movement.before])).toEqual(
+          expected,
+        );
+        // Asked again of the same snapshot, from the MRR kept with it.
+        expect(listMovements(snapshot, query, fx)).toEqual(list);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

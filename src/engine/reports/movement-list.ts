@@ -3,7 +3,9 @@ import type { AccountSnapshot } from '../account-snapshot.js';
 import type { FxTable } from '../fx-table.js';
 import { roundCents } from '../rounding.js';
 import { firstInOrder } from '../select.js';
-import { NO_DAY } from '../snapshot.js';
+import { derivedCache } from '../derived-cache.js';
+import { partitionPoint } from '../orders.js';
+import { NO_DAY, type Snapshot } from '../snapshot.js';
 import type { MovementKind, MovementSubtype } from '../types.js';
 
 export interface ListedMovement {
@@ -37,6 +39,26 @@ export interface MovementListQuery {
 }
 
 /**
+ * Each movement's customer MRR just before it, in the customer's currency: one pass over the
+ * snapshot's movements, kept with it, so that each list reads only the movements of its own
+ * days rather than summing every movement before them again (several lists per write).
+ */
+const keptBefores = derivedCache<Snapshot, Float64Array>(1);
+
+function mrrBefore(movements: Snapshot): Float64Array {
+  return keptBefores(movements, '', () => {
+    const before = new Float64Array(movements.movementCount);
+    const mrr = new Float64Array(movements.customerIds.length);
+    for (let i = 0; i < movements.movementCount; i++) {
+      const customerIndex = movements.movementCustomer[i]!;
+      before[i] = mrr[customerIndex]!;
+      mrr[customerIndex] = before[i]! + movements.movementAmount[i]!;
+    }
+    return before;
+  });
+}
+
+/**
  * Calls `visit` with the snapshot position of each movement of `[from, to]` the query keeps, in
  * day order, and the customer's MRR just before it.
  */
@@ -46,18 +68,17 @@ function eachListed(
   visit: (position: number, before: number) => void,
 ): void {
   const { movements } = snapshot;
-  const mrr = new Float64Array(snapshot.customers.length);
-  for (let i = 0; i < movements.movementCount; i++) {
+  const befores = mrrBefore(movements);
+  const first = partitionPoint(0, movements.movementCount, (i) => movements.movementDay[i]! < query.from);
+  for (let i = first; i < movements.movementCount; i++) {
     const day = movements.movementDay[i]!;
     if (day > query.to) break;
-    const customerIndex = movements.movementCustomer[i]!;
-    const before = mrr[customerIndex]!;
-    mrr[customerIndex] = before + movements.movementAmount[i]!;
     const scheduled = movements.movementScheduled[i] === 1;
-    if (day < query.from || (day > query.today && !(query.committed && scheduled))) continue;
+    if (day > query.today && !(query.committed && scheduled)) continue;
+    const customerIndex = movements.movementCustomer[i]!;
     if (query.customers !== null && query.customers[customerIndex] !== 1) continue;
     if (query.kinds !== null && !query.kinds.has(MOVEMENT_KINDS[movements.movementKind[i]!]!)) continue;
-    visit(i, before);
+    visit(i, befores[i]!);
   }
 }
 
