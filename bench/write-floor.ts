@@ -57,7 +57,7 @@ const TABLES = [
  * A new store on disk holding the account's plans and customers, and its invoices as validated
  * rows in bodies: everything a write needs, made before the clock starts.
  */
-async function prepared(db: Db, customers: number) {
+async function prepared(db: Db) {
   await migrate(db);
   const store = storeOver(db);
   const services = createServices(store, fixedClock(`${TODAY}T12:00:00Z`));
@@ -78,14 +78,13 @@ async function prepared(db: Db, customers: number) {
   })) as InvoiceRow[];
   const bodies: InvoiceRow[][] = [];
   for (let at = 0; at < rows.length; at += BODY) bodies.push(rows.slice(at, at + BODY));
-  return { store, accountId: account.id, bodies, invoices: rows.length };
+  return { db, store, accountId: account.id, bodies, invoices: rows.length };
 }
 
 /** Times `write`'s answer: made from the prepared store before the clock starts, then run. */
 async function timed(
   label: string,
-  customers: number,
-  write: (setup: Awaited<ReturnType<typeof prepared>> & { db: Db }) => () => Promise<void>,
+  write: (setup: Awaited<ReturnType<typeof prepared>>) => () => Promise<void>,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'mrrlytics-floor-'));
   const db = await openPgliteDb(dir).catch((error: unknown) => {
@@ -93,8 +92,8 @@ async function timed(
     throw error;
   });
   try {
-    const setup = await prepared(db, customers);
-    const run = write({ ...setup, db });
+    const setup = await prepared(db);
+    const run = write(setup);
     const started = performance.now();
     await run();
     const seconds = (performance.now() - started) / 1000;
@@ -112,11 +111,11 @@ async function timed(
 
 async function main(): Promise<void> {
   if (values.help) return void process.stdout.write(USAGE);
-  await timed("the service's invoice write", customers, ({ store, accountId, bodies }) => async () => {
+  await timed("the service's invoice write", ({ store, accountId, bodies }) => async () => {
     for (const body of bodies) await store.transaction((tx) => tx.invoices.upsertMany(accountId, body));
   });
   // The CSV text is made before the clock starts: what is timed is PGlite's work alone.
-  await timed('COPY alone', customers, ({ db, accountId, bodies }) => {
+  await timed('COPY alone', ({ db, accountId, bodies }) => {
     const texts = bodies.map((body) =>
       TABLES.map(({ table, columns, rows }) => ({
         table,
